@@ -1,0 +1,1 @@
+"""Genji Shimada api."""

@@ -1,0 +1,1 @@
+"""Replay-safe effects: receipts for database mutations performed on behalf of a job."""

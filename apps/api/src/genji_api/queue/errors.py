@@ -1,0 +1,62 @@
+"""Typed errors for the SQLSTATEs the queue's SQL functions raise."""
+
+from __future__ import annotations
+
+import asyncpg
+
+
+class QueueError(Exception):
+    """A queue SQL function refused the request."""
+
+
+class EventKeyConflictError(QueueError):
+    """GJ001: the (event name, event key) identity was already used with another payload."""
+
+
+class UnknownQueueEventError(QueueError):
+    """GJ002: the database does not know this event name."""
+
+
+class InvalidJobRequestError(QueueError):
+    """GJ003: an argument was missing or malformed."""
+
+
+class EffectFingerprintMismatchError(QueueError):
+    """GJ006: an effect key was reused with a different request fingerprint."""
+
+
+class JobNotFoundError(QueueError):
+    """GJ404: no job has this UUID."""
+
+
+class StaleClaimError(QueueError):
+    """GJ409: the caller no longer holds the job's active claim."""
+
+
+class JobStateInconsistentError(QueueError):
+    """GJ500: queue metadata is missing or contradictory; an operator must reconcile it."""
+
+
+class NotInTransactionError(QueueError):
+    """The caller must supply a connection with an open transaction."""
+
+
+_BY_SQLSTATE: dict[str, type[QueueError]] = {
+    "GJ001": EventKeyConflictError,
+    "GJ002": UnknownQueueEventError,
+    "GJ003": InvalidJobRequestError,
+    "GJ006": EffectFingerprintMismatchError,
+    "GJ404": JobNotFoundError,
+    "GJ409": StaleClaimError,
+    "GJ500": JobStateInconsistentError,
+}
+
+
+def translate(error: asyncpg.PostgresError) -> Exception:
+    """The typed error for one of our SQLSTATEs, or the original database error."""
+    kind = _BY_SQLSTATE.get(getattr(error, "sqlstate", "") or "")
+    if kind is None:
+        return error
+    translated = kind(str(error))
+    translated.__cause__ = error
+    return translated

@@ -1,0 +1,42 @@
+"""Prints the schema a fresh database has after the whole migration plan (db/schema.sql)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from genji_devstack.cluster import PgCluster
+
+from genji_api.migrate import apply_plan
+
+# yoyo's bookkeeping tables are not part of the application schema.
+EXCLUDED = ("_yoyo_log", "_yoyo_migration", "_yoyo_version", "yoyo_lock")
+
+
+def dump_schema(cluster: PgCluster, dbname: str) -> str:
+    args = [str(cluster.bindir / "pg_dump"), "--schema-only", "--no-owner", "--no-comments"]
+    for table in EXCLUDED:
+        args += ["--exclude-table", table]
+    result = subprocess.run(
+        [*args, cluster.dsn(dbname)], check=True, capture_output=True, text=True
+    )
+    lines = [
+        line
+        for line in result.stdout.splitlines()
+        if not line.startswith(("-- Dumped from", "-- Dumped by", "\\restrict", "\\unrestrict"))
+    ]
+    return "\n".join(lines).strip() + "\n"
+
+
+def main() -> int:
+    with PgCluster() as cluster:
+        subprocess.run(
+            ["psql", "-q", cluster.dsn(), "-c", "CREATE DATABASE schema_dump"], check=True
+        )
+        apply_plan(cluster.dsn("schema_dump"))
+        sys.stdout.write(dump_schema(cluster, "schema_dump"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""A throwaway PostgreSQL cluster built from the system binaries.
+
+initdb, pg_ctl and postgres refuse to run as root, so every server command drops to the
+`postgres` OS user. Data lives under /tmp (never under the repository, which may sit
+beneath a 0700 home directory). The cluster listens on 127.0.0.1 and on a Unix socket in
+its own directory, on a free port.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+SUPERUSER = "genji"
+SERVER_SETTINGS = (
+    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+    "-c max_connections=200 -c shared_buffers=128MB"
+)
+
+
+class ClusterError(RuntimeError):
+    """The cluster could not be created, started or stopped."""
+
+
+def find_bindir() -> Path:
+    """Newest installed PostgreSQL server binaries (Debian layout)."""
+    override = os.environ.get("PG_BINDIR")
+    if override:
+        return Path(override)
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(Path(p).parent.parent.name),
+    )
+    if not candidates:
+        raise ClusterError(
+            "PostgreSQL server binaries not found; run `just deps` (installs Debian's postgresql)"
+        )
+    return Path(candidates[-1]).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pid_state(pid: int) -> str | None:
+    """Process state letter from /proc, or None when the process is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+def _alive(pid: int) -> bool:
+    # Orphans are reaped lazily in this sandbox; a zombie counts as dead.
+    return _pid_state(pid) not in (None, "Z", "X")
+
+
+@dataclass
+class PgCluster:
+    """One PostgreSQL cluster owned by this process (or by a test)."""
+
+    port: int = field(default_factory=free_port)
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="genjipg-", dir="/tmp")))
+    user: str = SUPERUSER
+    host: str = "127.0.0.1"
+    bindir: Path = field(default_factory=find_bindir)
+
+    def __post_init__(self) -> None:
+        self._pw = pwd.getpwnam("postgres")
+        self.data = self.root / "data"
+        self.sockdir = self.root / "sock"
+        self.logfile = self.root / "server.log"
+
+    # -- connection strings -------------------------------------------------------------
+    def dsn(self, dbname: str = "postgres", user: str | None = None) -> str:
+        return f"postgresql://{user or self.user}@{self.host}:{self.port}/{dbname}"
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        as_root = os.geteuid() == 0
+        return subprocess.run(
+            [str(self.bindir / args[0]), *args[1:]],
+            user=self._pw.pw_uid if as_root else None,
+            group=self._pw.pw_gid if as_root else None,
+            extra_groups=[] if as_root else None,
+            cwd="/tmp",
+            check=check,
+            capture_output=True,
+            text=True,
+        )
+
+    def init(self) -> None:
+        for d in (self.root, self.sockdir):
+            d.mkdir(parents=True, exist_ok=True)
+            if os.geteuid() == 0:
+                os.chown(d, self._pw.pw_uid, self._pw.pw_gid)
+        self.root.chmod(0o711)
+        result = self._run(
+            "initdb", "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
+            "--locale=C.UTF-8", "--no-sync", check=False,
+        )
+        if result.returncode != 0:
+            raise ClusterError(f"initdb failed: {result.stderr.strip()}")
+
+    def start(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        options = f"-p {self.port} -c listen_addresses={self.host} -k {self.sockdir} {SERVER_SETTINGS}"
+        while True:
+            result = self._run(
+                "pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w", "-t", "30",
+                "-o", options, "start", check=False,
+            )
+            if result.returncode == 0:
+                return
+            if time.monotonic() > deadline:
+                raise ClusterError(f"pg_ctl start failed: {result.stderr.strip()}\n{self.log_tail()}")
+            self._clear_stale_locks()
+            time.sleep(0.1)
+
+    def stop(self, mode: str = "fast") -> None:
+        if not (self.data / "postmaster.pid").exists():
+            return
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop", check=False)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def kill9(self) -> None:
+        """Crash the server: SIGKILL the postmaster and every backend, as a power cut would."""
+        pids = self._server_pids()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 10
+        while any(_alive(p) for p in pids):
+            if time.monotonic() > deadline:
+                raise ClusterError(f"server processes survived SIGKILL: {pids}")
+            time.sleep(0.02)
+        self._clear_stale_locks()
+
+    def postmaster_pid(self) -> int | None:
+        try:
+            return int((self.data / "postmaster.pid").read_text().split("\n", 1)[0])
+        except (FileNotFoundError, ValueError):
+            return None
+
+    def is_running(self) -> bool:
+        pid = self.postmaster_pid()
+        return pid is not None and _alive(pid)
+
+    def _server_pids(self) -> list[int]:
+        pid = self.postmaster_pid()
+        if pid is None:
+            return []
+        pids = [pid]
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                pids.append(int(stat.parent.name))
+        return pids
+
+    def _clear_stale_locks(self) -> None:
+        pid = self.postmaster_pid()
+        if pid is not None and _alive(pid):
+            return
+        (self.data / "postmaster.pid").unlink(missing_ok=True)
+        for lock in self.sockdir.glob(".s.PGSQL.*.lock"):
+            lock.unlink(missing_ok=True)
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.logfile.read_text().splitlines()[-lines:])
+        except FileNotFoundError:
+            return ""
+
+    def destroy(self) -> None:
+        if self.is_running():
+            self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- context manager ------------------------------------------------------------------
+    def __enter__(self) -> PgCluster:
+        try:
+            self.init()
+            self.start()
+        except BaseException:
+            self.destroy()
+            raise
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.destroy()
+
+
+@contextmanager
+def running_cluster() -> Iterator[PgCluster]:
+    with PgCluster() as cluster:
+        yield cluster

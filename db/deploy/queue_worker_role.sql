@@ -1,0 +1,32 @@
+-- The bot's queue-only login. No password here: deployment sets it (ALTER ROLE ... PASSWORD)
+-- from QUEUE_DATABASE_PASSWORD. Grants are exactly what a PGQueuer 1.1.1 consumer needs, plus
+-- the fenced state functions.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'genjishimada_queue_worker') THEN
+        CREATE ROLE genjishimada_queue_worker
+            LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT;
+    END IF;
+END
+$$;
+
+-- Nothing may reach the worker through PUBLIC: no schema creation (older clusters granted it),
+-- no execution of application functions.
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
+ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+
+GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
+GRANT SELECT, UPDATE, DELETE ON pgqueuer TO genjishimada_queue_worker;
+GRANT INSERT ON pgqueuer_log TO genjishimada_queue_worker;
+-- PGQueuer's startup check only looks for the statistics table in information_schema.
+GRANT SELECT (id) ON pgqueuer_statistics TO genjishimada_queue_worker;
+
+GRANT EXECUTE ON FUNCTION
+    queue_complete(bigint, uuid, timestamptz),
+    queue_heartbeat(bigint[], uuid[], timestamptz[]),
+    queue_release(bigint, uuid, timestamptz, text),
+    queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean),
+    queue_hold(bigint, uuid, timestamptz, jsonb, boolean),
+    queue_fail(bigint, uuid, timestamptz, interval[], jsonb)
+TO genjishimada_queue_worker;

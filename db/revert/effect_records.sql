@@ -1,0 +1,2 @@
+DROP TABLE effect_bindings;
+DROP TABLE effect_receipts;

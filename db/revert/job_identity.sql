@@ -1,0 +1,14 @@
+ALTER TABLE public.jobs
+    DROP COLUMN queue_job_id,
+    DROP COLUMN event_key,
+    DROP COLUMN payload_hash,
+    DROP COLUMN schema_version,
+    DROP COLUMN entity_key,
+    DROP COLUMN event_seq,
+    DROP COLUMN handler_failures,
+    DROP COLUMN retry_generation,
+    DROP COLUMN depends_on,
+    DROP COLUMN held_at,
+    DROP COLUMN summarized_at;
+DROP SEQUENCE job_event_seq;
+DROP TABLE queue_event_types;

@@ -1,0 +1,14 @@
+DROP FUNCTION queue_prune_logs(interval, integer);
+DROP TRIGGER effect_receipts_completed_at_commit ON effect_receipts;
+DROP FUNCTION effect_receipt_require_completion();
+DROP FUNCTION effect_receipt_complete(uuid, text, jsonb);
+DROP FUNCTION effect_receipt_begin(uuid, text, text, uuid, timestamptz);
+DROP FUNCTION queue_fail(bigint, uuid, timestamptz, interval[], jsonb);
+DROP FUNCTION queue_hold(bigint, uuid, timestamptz, jsonb, boolean);
+DROP FUNCTION queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean);
+DROP FUNCTION queue_release(bigint, uuid, timestamptz, text);
+DROP FUNCTION queue_heartbeat(bigint[], uuid[], timestamptz[]);
+DROP FUNCTION queue_complete(bigint, uuid, timestamptz);
+DROP FUNCTION enqueue_job(text, jsonb, text, text, uuid, integer, jsonb);
+DROP FUNCTION job_status(uuid);
+DROP FUNCTION queue_wake();

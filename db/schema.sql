@@ -1,0 +1,1379 @@
+--
+-- PostgreSQL database dump
+--
+
+
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: job_status; Type: TYPE; Schema: public; Owner: -
+--
+
+CREATE TYPE public.job_status AS ENUM (
+    'queued',
+    'processing',
+    'succeeded',
+    'failed',
+    'timeout'
+);
+
+
+--
+-- Name: pgqueuer_status; Type: TYPE; Schema: public; Owner: -
+--
+
+CREATE TYPE public.pgqueuer_status AS ENUM (
+    'queued',
+    'picked',
+    'successful',
+    'exception',
+    'canceled',
+    'deleted',
+    'failed'
+);
+
+
+--
+-- Name: effect_receipt_begin(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, result jsonb)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_receipt effect_receipts;
+BEGIN
+    SELECT * INTO v_receipt FROM effect_receipts r
+    WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
+
+    IF NOT FOUND THEN
+        -- Locking the claimed queue row also makes a concurrent stale-reclaim skip it.
+        PERFORM 1
+        FROM public.jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
+        WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+          AND q.status = 'picked'
+        FOR UPDATE OF q;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
+                p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+                USING ERRCODE = 'GJ409';
+        END IF;
+
+        INSERT INTO effect_receipts (job_id, effect_key, fingerprint)
+        VALUES (p_job_id, p_effect_key, p_fingerprint)
+        ON CONFLICT DO NOTHING;
+        IF FOUND THEN
+            RETURN QUERY SELECT true, NULL::jsonb;
+            RETURN;
+        END IF;
+        SELECT * INTO STRICT v_receipt FROM effect_receipts r
+        WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
+    END IF;
+
+    IF v_receipt.fingerprint <> p_fingerprint THEN
+        RAISE EXCEPTION 'effect % of job % was recorded with a different request',
+            quote_literal(p_effect_key), p_job_id USING ERRCODE = 'GJ006';
+    END IF;
+    RETURN QUERY SELECT false, v_receipt.result;
+END
+$$;
+
+
+--
+-- Name: effect_receipt_complete(uuid, text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_receipt_complete(p_job_id uuid, p_effect_key text, p_result jsonb) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE effect_receipts r SET result = p_result, completed_at = now()
+    WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key AND r.completed_at IS NULL;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no open receipt for effect % of job % in this transaction',
+            quote_literal(p_effect_key), p_job_id USING ERRCODE = 'GJ003';
+    END IF;
+END
+$$;
+
+
+--
+-- Name: effect_receipt_require_completion(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_receipt_require_completion() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM effect_receipts r
+               WHERE r.job_id = NEW.job_id AND r.effect_key = NEW.effect_key
+                 AND r.completed_at IS NULL) THEN
+        RAISE EXCEPTION 'effect % of job % was begun but not completed before commit',
+            quote_literal(NEW.effect_key), NEW.job_id USING ERRCODE = 'GJ003';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+--
+-- Name: enqueue_job(text, jsonb, text, text, uuid, integer, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text DEFAULT NULL::text, p_depends_on uuid DEFAULT NULL::uuid, p_schema_version integer DEFAULT NULL::integer, p_trace jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(job_id uuid, status text, error_code text, error_msg text, created boolean)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_type       queue_event_types;
+    v_version    integer;
+    v_hash       text;
+    v_job_id     uuid := gen_random_uuid();
+    v_queue_id   bigint := nextval('pgqueuer_id_seq');
+    v_existing   public.jobs;
+    v_trace      jsonb;
+BEGIN
+    SELECT * INTO v_type FROM queue_event_types t WHERE t.event_name = p_event_name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown event name %', quote_nullable(p_event_name) USING ERRCODE = 'GJ002';
+    END IF;
+    IF p_event_key IS NULL OR p_event_key = '' THEN
+        RAISE EXCEPTION 'event_key is required for %', p_event_name USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_payload IS NULL OR jsonb_typeof(p_payload) <> 'object' THEN
+        RAISE EXCEPTION 'payload for % must be a JSON object', p_event_name USING ERRCODE = 'GJ003';
+    END IF;
+    v_version := coalesce(p_schema_version, v_type.payload_version);
+    IF v_version < 1 OR v_version > v_type.payload_version THEN
+        RAISE EXCEPTION 'payload version % is not supported for % (newest is %)',
+            v_version, p_event_name, v_type.payload_version USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_depends_on IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.id = p_depends_on) THEN
+        RAISE EXCEPTION 'depends_on job % does not exist', p_depends_on USING ERRCODE = 'GJ003';
+    END IF;
+
+    v_hash := encode(sha256(convert_to(p_payload::text, 'UTF8')), 'hex');
+
+    -- A concurrent enqueue of the same key waits here for the other transaction and then
+    -- resolves to its job instead of failing.
+    INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
+                                  schema_version, entity_key, event_seq, depends_on)
+    VALUES (v_job_id, p_event_name, 'queued', v_queue_id, p_event_key, v_hash, v_version,
+            p_entity_key, nextval('job_event_seq'), p_depends_on)
+    ON CONFLICT (action, event_key) DO NOTHING;
+
+    IF NOT FOUND THEN
+        SELECT * INTO STRICT v_existing FROM public.jobs j
+        WHERE j.action = p_event_name AND j.event_key = p_event_key;
+        IF v_existing.payload_hash IS DISTINCT FROM v_hash THEN
+            RAISE EXCEPTION 'event key % of % was already used with a different payload',
+                quote_literal(p_event_key), p_event_name
+                USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+        END IF;
+        RETURN QUERY SELECT s.job_id, s.status, s.error_code, s.error_msg, false
+                     FROM job_status(v_existing.id) s;
+        RETURN;
+    END IF;
+
+    -- Only allow-listed tracing keys are ever stored.
+    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
+    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
+    WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+
+    INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
+    VALUES (
+        v_queue_id, 0, p_event_name,
+        convert_to(jsonb_build_object(
+            'job_id', v_job_id,
+            'event_name', p_event_name,
+            'event_key', p_event_key,
+            'payload_version', v_version,
+            'payload', p_payload,
+            'trace', v_trace
+        )::text, 'UTF8'),
+        now(), v_job_id::text, 'queued'
+    );
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+    VALUES (v_queue_id, 'queued', p_event_name, 0);
+
+    RETURN QUERY SELECT v_job_id, 'queued'::text, NULL::text, NULL::text, true;
+END
+$$;
+
+
+--
+-- Name: fn_pgqueuer_changed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.fn_pgqueuer_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    DECLARE
+        to_emit BOOLEAN := false;  -- Flag to decide whether to emit a notification
+    BEGIN
+        -- Check operation type and set the emit flag accordingly
+        IF TG_OP = 'UPDATE' AND OLD IS DISTINCT FROM NEW THEN
+            to_emit := true;
+        ELSIF TG_OP = 'DELETE' THEN
+            to_emit := true;
+        ELSIF TG_OP = 'INSERT' THEN
+            to_emit := true;
+        ELSIF TG_OP = 'TRUNCATE' THEN
+            to_emit := true;
+        END IF;
+
+        -- Perform notification if the emit flag is set
+        IF to_emit THEN
+            PERFORM pg_notify(
+                'ch_pgqueuer',
+                json_build_object(
+                    'channel', 'ch_pgqueuer',
+                    'operation', lower(TG_OP),
+                    'sent_at', NOW(),
+                    'table', TG_TABLE_NAME,
+                    'type', 'table_changed_event'
+                )::text
+            );
+        END IF;
+
+        -- Return appropriate value based on the operation
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            RETURN NEW;
+        ELSIF TG_OP = 'DELETE' THEN
+            RETURN OLD;
+        ELSE
+            RETURN NULL; -- For TRUNCATE and other non-row-specific contexts
+        END IF;
+
+    END;
+    $$;
+
+
+--
+-- Name: job_status(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_status(p_job_id uuid) RETURNS TABLE(job_id uuid, status text, error_code text, error_msg text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job      public.jobs;
+    v_active   pgqueuer_status;
+    v_terminal record;
+BEGIN
+    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+
+    -- Legacy rows keep the status they recorded.
+    IF v_job.queue_job_id IS NULL THEN
+        RETURN QUERY SELECT v_job.id, v_job.status::text, v_job.error_code, v_job.error_msg;
+        RETURN;
+    END IF;
+
+    -- The active row wins over any earlier failure logs.
+    SELECT q.status INTO v_active FROM pgqueuer q WHERE q.id = v_job.queue_job_id;
+    IF FOUND THEN
+        CASE v_active
+            WHEN 'queued' THEN
+                RETURN QUERY SELECT v_job.id, 'queued'::text, NULL::text, NULL::text;
+            WHEN 'picked' THEN
+                RETURN QUERY SELECT v_job.id, 'processing'::text, NULL::text, NULL::text;
+            WHEN 'failed' THEN
+                RETURN QUERY SELECT v_job.id, 'failed'::text,
+                    coalesce(v_job.error_code, 'held'), coalesce(v_job.error_msg, 'Job is held.');
+            ELSE
+                RAISE EXCEPTION 'job % has an active queue row in terminal state %', p_job_id, v_active
+                    USING ERRCODE = 'GJ500';
+        END CASE;
+        RETURN;
+    END IF;
+
+    SELECT l.status, l.traceback INTO v_terminal
+    FROM pgqueuer_log l
+    WHERE l.job_id = v_job.queue_job_id
+      AND l.status IN ('successful', 'exception', 'canceled', 'deleted')
+    ORDER BY l.created DESC, l.id DESC
+    LIMIT 1;
+    IF FOUND THEN
+        IF v_terminal.status = 'successful' THEN
+            RETURN QUERY SELECT v_job.id, 'succeeded'::text, NULL::text, NULL::text;
+        ELSE
+            RETURN QUERY SELECT v_job.id, 'failed'::text,
+                coalesce(v_terminal.traceback ->> 'exception_type', v_terminal.status::text),
+                left(coalesce(v_terminal.traceback ->> 'exception_message', 'Job was discarded.'), 300);
+        END IF;
+        RETURN;
+    END IF;
+
+    -- Logs were pruned: the summary written in the same transaction is authoritative.
+    IF v_job.summarized_at IS NOT NULL THEN
+        RETURN QUERY SELECT v_job.id, v_job.status::text, v_job.error_code, v_job.error_msg;
+        RETURN;
+    END IF;
+
+    RAISE EXCEPTION 'job % has neither an active queue row, a terminal log nor a summary', p_job_id
+        USING ERRCODE = 'GJ500', HINT = 'reconcile queue_job_id against pgqueuer and pgqueuer_log';
+END
+$$;
+
+
+--
+-- Name: queue_complete(bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row pgqueuer;
+BEGIN
+    DELETE FROM pgqueuer q
+    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    RETURNING q.* INTO v_row;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+    VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
+    RETURN true;
+END
+$$;
+
+
+--
+-- Name: queue_fail(bigint, uuid, timestamp with time zone, interval[], jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_fail(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delays interval[], p_error jsonb) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_failures integer;
+BEGIN
+    PERFORM 1 FROM pgqueuer q
+    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN 'lost';
+    END IF;
+    SELECT j.handler_failures + 1 INTO v_failures FROM public.jobs j WHERE j.queue_job_id = p_id;
+    IF v_failures IS NOT NULL AND v_failures <= coalesce(array_length(p_delays, 1), 0) THEN
+        PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_delays[v_failures], p_error, true);
+        RETURN 'retry';
+    END IF;
+    PERFORM queue_hold(p_id, p_manager, p_claimed_at, p_error, true);
+    RETURN 'held';
+END
+$$;
+
+
+--
+-- Name: queue_heartbeat(bigint[], uuid[], timestamp with time zone[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_heartbeat(p_ids bigint[], p_managers uuid[], p_claimed_at timestamp with time zone[]) RETURNS SETOF bigint
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    WITH claims AS (
+        SELECT c.id, c.manager, c.claimed_at
+        FROM unnest(p_ids, p_managers, p_claimed_at) AS c(id, manager, claimed_at)
+    ), beaten AS (
+        UPDATE pgqueuer q SET heartbeat = now()
+        FROM claims c
+        WHERE q.id = c.id AND q.queue_manager_id = c.manager AND q.updated = c.claimed_at
+          AND q.status = 'picked'
+        RETURNING q.id
+    )
+    SELECT c.id FROM claims c WHERE c.id NOT IN (SELECT b.id FROM beaten b);
+$$;
+
+
+--
+-- Name: queue_hold(bigint, uuid, timestamp with time zone, jsonb, boolean); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_hold(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_error jsonb, p_handler_failure boolean DEFAULT false) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row pgqueuer;
+BEGIN
+    UPDATE pgqueuer q
+    SET status = 'failed', queue_manager_id = NULL, updated = now()
+    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    RETURNING q.* INTO v_row;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    VALUES (v_row.id, 'failed', v_row.entrypoint, v_row.priority, p_error);
+    UPDATE public.jobs j
+    SET handler_failures = j.handler_failures + p_handler_failure::int,
+        error_code = left(coalesce(p_error ->> 'exception_type', 'held'), 100),
+        error_msg = left(p_error ->> 'exception_message', 300),
+        held_at = now()
+    WHERE j.queue_job_id = p_id;
+    RETURN true;
+END
+$$;
+
+
+--
+-- Name: queue_prune_logs(interval, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_prune_logs(p_retention interval DEFAULT '30 days'::interval, p_batch integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_pruned integer;
+BEGIN
+    WITH finished AS (
+        SELECT DISTINCT ON (l.job_id) l.job_id, l.status, l.traceback, l.created
+        FROM pgqueuer_log l
+        WHERE l.status IN ('successful', 'exception', 'canceled', 'deleted')
+          AND l.created < now() - p_retention
+        ORDER BY l.job_id, l.created DESC, l.id DESC
+    ), prunable AS (
+        SELECT f.* FROM finished f
+        WHERE NOT EXISTS (SELECT 1 FROM pgqueuer q WHERE q.id = f.job_id)
+          AND NOT EXISTS (SELECT 1 FROM pgqueuer_log newer
+                          WHERE newer.job_id = f.job_id AND newer.created >= now() - p_retention)
+          AND NOT EXISTS (SELECT 1 FROM public.jobs j
+                          JOIN effect_bindings b ON b.job_id = j.id AND b.state = 'uncertain'
+                          WHERE j.queue_job_id = f.job_id)
+        ORDER BY f.created
+        LIMIT p_batch
+    ), summarized AS (
+        UPDATE public.jobs j
+        SET status = CASE p.status WHEN 'successful' THEN 'succeeded' ELSE 'failed' END::job_status,
+            error_code = CASE WHEN p.status = 'successful' THEN NULL
+                              ELSE coalesce(p.traceback ->> 'exception_type', p.status::text) END,
+            error_msg = CASE WHEN p.status = 'successful' THEN NULL
+                             ELSE left(coalesce(p.traceback ->> 'exception_message',
+                                                'Job was discarded.'), 300) END,
+            finished_at = p.created,
+            summarized_at = now()
+        FROM prunable p
+        WHERE j.queue_job_id = p.job_id
+        RETURNING j.id
+    ), removed AS (
+        DELETE FROM pgqueuer_log l USING prunable p WHERE l.job_id = p.job_id
+        RETURNING l.job_id
+    )
+    SELECT count(DISTINCT r.job_id) INTO v_pruned FROM removed r;
+
+    DELETE FROM pgqueuer_statistics s WHERE s.created < now() - p_retention;
+    RETURN v_pruned;
+END
+$$;
+
+
+--
+-- Name: queue_release(bigint, uuid, timestamp with time zone, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_reason text DEFAULT 'released'::text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row pgqueuer;
+BEGIN
+    UPDATE pgqueuer q
+    SET status = 'queued', queue_manager_id = NULL, updated = now(), execute_after = now()
+    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    RETURNING q.* INTO v_row;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    VALUES (v_row.id, 'queued', v_row.entrypoint, v_row.priority,
+            jsonb_build_object('exception_type', 'Released', 'exception_message', p_reason));
+    PERFORM queue_wake();
+    RETURN true;
+END
+$$;
+
+
+--
+-- Name: queue_retry(bigint, uuid, timestamp with time zone, interval, jsonb, boolean); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delay interval, p_error jsonb DEFAULT NULL::jsonb, p_handler_failure boolean DEFAULT false) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row pgqueuer;
+BEGIN
+    UPDATE pgqueuer q
+    SET status = 'queued', queue_manager_id = NULL, updated = now(),
+        execute_after = now() + greatest(p_delay, interval '0'), attempts = q.attempts + 1
+    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    RETURNING q.* INTO v_row;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    VALUES (v_row.id, 'queued', v_row.entrypoint, v_row.priority, p_error);
+    IF p_handler_failure THEN
+        UPDATE public.jobs j
+        SET handler_failures = j.handler_failures + 1,
+            error_code = left(p_error ->> 'exception_type', 100),
+            error_msg = left(p_error ->> 'exception_message', 300)
+        WHERE j.queue_job_id = p_id;
+    END IF;
+    PERFORM queue_wake();
+    RETURN true;
+END
+$$;
+
+
+--
+-- Name: queue_wake(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_wake() RETURNS void
+    LANGUAGE sql
+    AS $$
+    SELECT pg_notify(
+        'ch_pgqueuer',
+        json_build_object(
+            'channel', 'ch_pgqueuer',
+            'operation', 'update',
+            'sent_at', now(),
+            'table', 'pgqueuer',
+            'type', 'table_changed_event'
+        )::text
+    );
+$$;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: effect_bindings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.effect_bindings (
+    job_id uuid NOT NULL,
+    effect_key text NOT NULL,
+    destination text NOT NULL,
+    state text DEFAULT 'intended'::text NOT NULL,
+    channel_id bigint,
+    message_id bigint,
+    thread_id bigint,
+    detail jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT effect_bindings_destination_check CHECK ((destination <> ''::text)),
+    CONSTRAINT effect_bindings_effect_key_check CHECK ((effect_key <> ''::text)),
+    CONSTRAINT effect_bindings_state_check CHECK ((state = ANY (ARRAY['intended'::text, 'uncertain'::text, 'completed'::text, 'skipped'::text, 'failed'::text])))
+);
+
+
+--
+-- Name: effect_receipts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.effect_receipts (
+    job_id uuid NOT NULL,
+    effect_key text NOT NULL,
+    fingerprint text NOT NULL,
+    result jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    completed_at timestamp with time zone,
+    CONSTRAINT effect_receipts_effect_key_check CHECK ((effect_key <> ''::text))
+);
+
+
+--
+-- Name: job_actions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_actions (
+    id bigint NOT NULL,
+    job_id uuid NOT NULL,
+    action text NOT NULL,
+    idempotency_key text NOT NULL,
+    actor_id bigint NOT NULL,
+    expected_generation integer,
+    outcome text NOT NULL,
+    reason text,
+    detail jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT job_actions_action_check CHECK ((action = ANY (ARRAY['retry'::text, 'discard'::text, 'resolve_effect'::text])))
+);
+
+
+--
+-- Name: job_actions_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.job_actions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_actions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: job_alert_episodes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_alert_episodes (
+    job_id uuid NOT NULL,
+    retry_generation integer NOT NULL,
+    state text DEFAULT 'pending'::text NOT NULL,
+    reply_message_id bigint,
+    error_summary text,
+    failed_at timestamp with time zone DEFAULT now() NOT NULL,
+    notified_at timestamp with time zone,
+    CONSTRAINT job_alert_episodes_retry_generation_check CHECK ((retry_generation >= 0)),
+    CONSTRAINT job_alert_episodes_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'uncertain'::text, 'notified'::text])))
+);
+
+
+--
+-- Name: job_alerts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_alerts (
+    job_id uuid NOT NULL,
+    guild_id bigint,
+    channel_id bigint,
+    message_id bigint,
+    desired_version integer DEFAULT 1 NOT NULL,
+    rendered_version integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: job_event_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.job_event_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: jobs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.jobs (
+    id uuid NOT NULL,
+    action text NOT NULL,
+    status public.job_status DEFAULT 'queued'::public.job_status NOT NULL,
+    error_code text,
+    error_msg text,
+    attempts integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now(),
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    queue_job_id bigint,
+    event_key text,
+    payload_hash text,
+    schema_version integer,
+    entity_key text,
+    event_seq bigint,
+    handler_failures integer DEFAULT 0 NOT NULL,
+    retry_generation integer DEFAULT 0 NOT NULL,
+    depends_on uuid,
+    held_at timestamp with time zone,
+    summarized_at timestamp with time zone,
+    CONSTRAINT jobs_handler_failures_check CHECK ((handler_failures >= 0)),
+    CONSTRAINT jobs_identity_complete CHECK (((queue_job_id IS NULL) OR ((event_key IS NOT NULL) AND (payload_hash IS NOT NULL) AND (schema_version IS NOT NULL) AND (event_seq IS NOT NULL)))),
+    CONSTRAINT jobs_retry_generation_check CHECK ((retry_generation >= 0))
+);
+
+
+--
+-- Name: pgqueuer; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pgqueuer (
+    id bigint NOT NULL,
+    priority integer NOT NULL,
+    queue_manager_id uuid,
+    created timestamp with time zone DEFAULT now() NOT NULL,
+    updated timestamp with time zone DEFAULT now() NOT NULL,
+    heartbeat timestamp with time zone DEFAULT now() NOT NULL,
+    execute_after timestamp with time zone DEFAULT now() NOT NULL,
+    status public.pgqueuer_status NOT NULL,
+    entrypoint text NOT NULL,
+    dedupe_key text,
+    payload bytea,
+    headers jsonb,
+    attempts integer DEFAULT 0 NOT NULL
+);
+
+
+--
+-- Name: pgqueuer_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.pgqueuer_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: pgqueuer_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.pgqueuer_id_seq OWNED BY public.pgqueuer.id;
+
+
+--
+-- Name: pgqueuer_log; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pgqueuer_log (
+    id bigint NOT NULL,
+    created timestamp with time zone DEFAULT now() NOT NULL,
+    job_id bigint NOT NULL,
+    status public.pgqueuer_status NOT NULL,
+    priority integer NOT NULL,
+    entrypoint text NOT NULL,
+    traceback jsonb,
+    aggregated boolean DEFAULT false
+);
+
+
+--
+-- Name: pgqueuer_log_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.pgqueuer_log ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (
+    SEQUENCE NAME public.pgqueuer_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: pgqueuer_schedules; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pgqueuer_schedules (
+    id bigint NOT NULL,
+    expression text NOT NULL,
+    entrypoint text NOT NULL,
+    heartbeat timestamp with time zone DEFAULT now() NOT NULL,
+    created timestamp with time zone DEFAULT now() NOT NULL,
+    updated timestamp with time zone DEFAULT now() NOT NULL,
+    next_run timestamp with time zone DEFAULT now() NOT NULL,
+    last_run timestamp with time zone,
+    status public.pgqueuer_status DEFAULT 'queued'::public.pgqueuer_status
+);
+
+
+--
+-- Name: pgqueuer_schedules_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.pgqueuer_schedules_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: pgqueuer_schedules_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.pgqueuer_schedules_id_seq OWNED BY public.pgqueuer_schedules.id;
+
+
+--
+-- Name: pgqueuer_statistics; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pgqueuer_statistics (
+    id bigint NOT NULL,
+    created timestamp with time zone DEFAULT date_trunc('sec'::text, (now() AT TIME ZONE 'UTC'::text)) NOT NULL,
+    count bigint NOT NULL,
+    priority integer NOT NULL,
+    status public.pgqueuer_status NOT NULL,
+    entrypoint text NOT NULL
+);
+
+
+--
+-- Name: pgqueuer_statistics_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.pgqueuer_statistics_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: pgqueuer_statistics_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.pgqueuer_statistics_id_seq OWNED BY public.pgqueuer_statistics.id;
+
+
+--
+-- Name: processed_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.processed_messages (
+    idempotency_key text NOT NULL,
+    processed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: queue_event_types; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_event_types (
+    event_name text NOT NULL,
+    owner text NOT NULL,
+    payload_version integer DEFAULT 1 NOT NULL,
+    entity_ordered boolean DEFAULT true NOT NULL,
+    CONSTRAINT queue_event_types_owner_check CHECK ((owner = ANY (ARRAY['bot'::text, 'api'::text]))),
+    CONSTRAINT queue_event_types_payload_version_check CHECK ((payload_version > 0))
+);
+
+
+--
+-- Name: queue_import_dispositions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_import_dispositions (
+    source_id text NOT NULL,
+    source_queue text NOT NULL,
+    disposition text NOT NULL,
+    job_id uuid,
+    detail text,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT queue_import_dispositions_disposition_check CHECK ((disposition = ANY (ARRAY['imported'::text, 'duplicate'::text, 'malformed'::text, 'unsupported'::text, 'obsolete'::text, 'needs_reconciliation'::text])))
+);
+
+
+--
+-- Name: pgqueuer id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer ALTER COLUMN id SET DEFAULT nextval('public.pgqueuer_id_seq'::regclass);
+
+
+--
+-- Name: pgqueuer_schedules id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer_schedules ALTER COLUMN id SET DEFAULT nextval('public.pgqueuer_schedules_id_seq'::regclass);
+
+
+--
+-- Name: pgqueuer_statistics id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer_statistics ALTER COLUMN id SET DEFAULT nextval('public.pgqueuer_statistics_id_seq'::regclass);
+
+
+--
+-- Name: effect_bindings effect_bindings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.effect_bindings
+    ADD CONSTRAINT effect_bindings_pkey PRIMARY KEY (job_id, effect_key, destination);
+
+
+--
+-- Name: effect_receipts effect_receipts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.effect_receipts
+    ADD CONSTRAINT effect_receipts_pkey PRIMARY KEY (job_id, effect_key);
+
+
+--
+-- Name: job_actions job_actions_idempotency_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_actions
+    ADD CONSTRAINT job_actions_idempotency_key_key UNIQUE (idempotency_key);
+
+
+--
+-- Name: job_actions job_actions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_actions
+    ADD CONSTRAINT job_actions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: job_alert_episodes job_alert_episodes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_alert_episodes
+    ADD CONSTRAINT job_alert_episodes_pkey PRIMARY KEY (job_id, retry_generation);
+
+
+--
+-- Name: job_alerts job_alerts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_alerts
+    ADD CONSTRAINT job_alerts_pkey PRIMARY KEY (job_id);
+
+
+--
+-- Name: jobs jobs_action_event_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.jobs
+    ADD CONSTRAINT jobs_action_event_key_key UNIQUE (action, event_key);
+
+
+--
+-- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: jobs jobs_queue_job_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.jobs
+    ADD CONSTRAINT jobs_queue_job_id_key UNIQUE (queue_job_id);
+
+
+--
+-- Name: pgqueuer_log pgqueuer_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer_log
+    ADD CONSTRAINT pgqueuer_log_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: pgqueuer pgqueuer_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer
+    ADD CONSTRAINT pgqueuer_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: pgqueuer_schedules pgqueuer_schedules_expression_entrypoint_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer_schedules
+    ADD CONSTRAINT pgqueuer_schedules_expression_entrypoint_key UNIQUE (expression, entrypoint);
+
+
+--
+-- Name: pgqueuer_schedules pgqueuer_schedules_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer_schedules
+    ADD CONSTRAINT pgqueuer_schedules_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: pgqueuer_statistics pgqueuer_statistics_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pgqueuer_statistics
+    ADD CONSTRAINT pgqueuer_statistics_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: processed_messages processed_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.processed_messages
+    ADD CONSTRAINT processed_messages_pkey PRIMARY KEY (idempotency_key);
+
+
+--
+-- Name: queue_event_types queue_event_types_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_event_types
+    ADD CONSTRAINT queue_event_types_pkey PRIMARY KEY (event_name);
+
+
+--
+-- Name: queue_import_dispositions queue_import_dispositions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_import_dispositions
+    ADD CONSTRAINT queue_import_dispositions_pkey PRIMARY KEY (source_id);
+
+
+--
+-- Name: effect_bindings_uncertain_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX effect_bindings_uncertain_idx ON public.effect_bindings USING btree (job_id) WHERE (state = 'uncertain'::text);
+
+
+--
+-- Name: job_actions_job_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_actions_job_id_idx ON public.job_actions USING btree (job_id);
+
+
+--
+-- Name: jobs_depends_on_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_depends_on_idx ON public.jobs USING btree (depends_on) WHERE (depends_on IS NOT NULL);
+
+
+--
+-- Name: jobs_entity_key_event_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) WHERE (entity_key IS NOT NULL);
+
+
+--
+-- Name: jobs_status_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_status_created_at_idx ON public.jobs USING btree (status, created_at);
+
+
+--
+-- Name: pgqueuer_ep_ea_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_ep_ea_idx ON public.pgqueuer USING btree (entrypoint, execute_after) WHERE (status = 'queued'::public.pgqueuer_status);
+
+
+--
+-- Name: pgqueuer_ep_prio_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_ep_prio_id_idx ON public.pgqueuer USING btree (entrypoint, priority DESC, id) WHERE (status = 'queued'::public.pgqueuer_status);
+
+
+--
+-- Name: pgqueuer_log_created; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_log_created ON public.pgqueuer_log USING btree (created);
+
+
+--
+-- Name: pgqueuer_log_job_id_status; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_log_job_id_status ON public.pgqueuer_log USING btree (job_id, created DESC);
+
+
+--
+-- Name: pgqueuer_log_not_aggregated; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_log_not_aggregated ON public.pgqueuer_log USING btree (entrypoint, priority, status, created) WHERE (NOT aggregated);
+
+
+--
+-- Name: pgqueuer_log_status; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_log_status ON public.pgqueuer_log USING btree (status);
+
+
+--
+-- Name: pgqueuer_priority_id_id1_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_priority_id_id1_idx ON public.pgqueuer USING btree (priority, id DESC) INCLUDE (id) WHERE (status = 'queued'::public.pgqueuer_status);
+
+
+--
+-- Name: pgqueuer_queue_manager_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_queue_manager_id_idx ON public.pgqueuer USING btree (queue_manager_id) WHERE (queue_manager_id IS NOT NULL);
+
+
+--
+-- Name: pgqueuer_statistics_unique_count; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX pgqueuer_statistics_unique_count ON public.pgqueuer_statistics USING btree (priority, date_trunc('sec'::text, (created AT TIME ZONE 'UTC'::text)), status, entrypoint);
+
+
+--
+-- Name: pgqueuer_unique_dedupe_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX pgqueuer_unique_dedupe_key ON public.pgqueuer USING btree (dedupe_key) WHERE ((status = ANY (ARRAY['queued'::public.pgqueuer_status, 'picked'::public.pgqueuer_status])) AND (dedupe_key IS NOT NULL));
+
+
+--
+-- Name: pgqueuer_updated_id_id1_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_updated_id_id1_idx ON public.pgqueuer USING btree (updated, id DESC) INCLUDE (id) WHERE (status = 'picked'::public.pgqueuer_status);
+
+
+--
+-- Name: effect_receipts effect_receipts_completed_at_commit; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER effect_receipts_completed_at_commit AFTER INSERT ON public.effect_receipts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.effect_receipt_require_completion();
+
+
+--
+-- Name: pgqueuer tg_pgqueuer_changed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tg_pgqueuer_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.pgqueuer FOR EACH STATEMENT EXECUTE FUNCTION public.fn_pgqueuer_changed();
+
+
+--
+-- Name: effect_bindings effect_bindings_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.effect_bindings
+    ADD CONSTRAINT effect_bindings_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id);
+
+
+--
+-- Name: effect_receipts effect_receipts_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.effect_receipts
+    ADD CONSTRAINT effect_receipts_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id);
+
+
+--
+-- Name: job_actions job_actions_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_actions
+    ADD CONSTRAINT job_actions_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id);
+
+
+--
+-- Name: job_alert_episodes job_alert_episodes_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_alert_episodes
+    ADD CONSTRAINT job_alert_episodes_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.job_alerts(job_id);
+
+
+--
+-- Name: job_alerts job_alerts_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_alerts
+    ADD CONSTRAINT job_alerts_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id);
+
+
+--
+-- Name: jobs jobs_depends_on_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.jobs
+    ADD CONSTRAINT jobs_depends_on_fkey FOREIGN KEY (depends_on) REFERENCES public.jobs(id);
+
+
+--
+-- Name: queue_import_dispositions queue_import_dispositions_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_import_dispositions
+    ADD CONSTRAINT queue_import_dispositions_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id);
+
+
+--
+-- Name: SCHEMA public; Type: ACL; Schema: -; Owner: -
+--
+
+GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_receipt_complete(p_job_id uuid, p_effect_key text, p_result jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_receipt_complete(p_job_id uuid, p_effect_key text, p_result jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_receipt_require_completion(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_receipt_require_completion() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION fn_pgqueuer_changed(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.fn_pgqueuer_changed() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION job_status(p_job_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.job_status(p_job_id uuid) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_fail(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delays interval[], p_error jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_fail(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delays interval[], p_error jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_fail(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delays interval[], p_error jsonb) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_heartbeat(p_ids bigint[], p_managers uuid[], p_claimed_at timestamp with time zone[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_heartbeat(p_ids bigint[], p_managers uuid[], p_claimed_at timestamp with time zone[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_heartbeat(p_ids bigint[], p_managers uuid[], p_claimed_at timestamp with time zone[]) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_hold(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_error jsonb, p_handler_failure boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_hold(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_error jsonb, p_handler_failure boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_hold(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_error jsonb, p_handler_failure boolean) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_prune_logs(p_retention interval, p_batch integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_prune_logs(p_retention interval, p_batch integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_release(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_reason text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_reason text) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_retry(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delay interval, p_error jsonb, p_handler_failure boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delay interval, p_error jsonb, p_handler_failure boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delay interval, p_error jsonb, p_handler_failure boolean) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_wake(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_wake() FROM PUBLIC;
+
+
+--
+-- Name: TABLE pgqueuer; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,DELETE,UPDATE ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+
+
+--
+-- Name: TABLE pgqueuer_log; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT ON TABLE public.pgqueuer_log TO genjishimada_queue_worker;
+
+
+--
+-- Name: COLUMN pgqueuer_statistics.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.pgqueuer_statistics TO genjishimada_queue_worker;
+
+
+--
+-- PostgreSQL database dump complete
+--

@@ -1,0 +1,12 @@
+SELECT 'queue_wake()'::regprocedure;
+SELECT 'job_status(uuid)'::regprocedure;
+SELECT 'enqueue_job(text, jsonb, text, text, uuid, integer, jsonb)'::regprocedure;
+SELECT 'queue_complete(bigint, uuid, timestamptz)'::regprocedure;
+SELECT 'queue_heartbeat(bigint[], uuid[], timestamptz[])'::regprocedure;
+SELECT 'queue_release(bigint, uuid, timestamptz, text)'::regprocedure;
+SELECT 'queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean)'::regprocedure;
+SELECT 'queue_hold(bigint, uuid, timestamptz, jsonb, boolean)'::regprocedure;
+SELECT 'queue_fail(bigint, uuid, timestamptz, interval[], jsonb)'::regprocedure;
+SELECT 'effect_receipt_begin(uuid, text, text, uuid, timestamptz)'::regprocedure;
+SELECT 'effect_receipt_complete(uuid, text, jsonb)'::regprocedure;
+SELECT 'queue_prune_logs(interval, integer)'::regprocedure;

@@ -1,0 +1,47 @@
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# uv must never try to download an interpreter: only the package registries are reachable.
+export UV_PYTHON_DOWNLOADS := "never"
+
+# Install everything, start PostgreSQL (or use DATABASE_URL), migrate, run the stack until Ctrl-C.
+up: deps
+    uv run --frozen python -m genji_api.local_stack
+
+# Install everything and run every test, lint and type check.
+test: deps check-lock lint
+    uv run --frozen pytest --acceptance-gate=full --junitxml=test-results/junit.xml
+
+# All queue acceptance groups, fault injection included.
+test-queue: deps
+    uv run --frozen pytest -m "queue or queue_fault" --acceptance-gate=full
+
+# Queue acceptance without process or cluster fault injection.
+test-queue-fast: deps
+    uv run --frozen pytest -m "queue and not queue_fault" --acceptance-gate=fast
+
+deps:
+    @ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgresql-client >/dev/null)
+    @command -v pg_dump >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null)
+    uv sync --frozen --all-packages --quiet
+
+lint:
+    uv run --frozen ruff check .
+    uv run --frozen ruff format --check .
+    uv run --frozen mypy
+
+# uv.lock is the source of truth; requirements.lock is its pip-readable export.
+lock:
+    uv lock
+    uv export --frozen --all-packages --all-groups --no-emit-workspace --no-header --quiet -o requirements.lock
+
+check-lock:
+    uv lock --check
+    uv export --frozen --all-packages --all-groups --no-emit-workspace --no-header --quiet | diff -q - requirements.lock
+
+# Rewrite db/schema.sql from a freshly migrated database (review the diff with the migration).
+schema-dump: deps
+    uv run --frozen python -m genji_api.schema_dump > db/schema.sql
+
+# Apply the migration plan to DATABASE_URL.
+migrate: deps
+    uv run --frozen python -m genji_api.migrate
