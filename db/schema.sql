@@ -403,9 +403,11 @@ CREATE FUNCTION public.queue_heartbeat(p_ids bigint[], p_managers uuid[], p_clai
         FROM claims c
         WHERE q.id = c.id AND q.queue_manager_id = c.manager AND q.updated = c.claimed_at
           AND q.status = 'picked'
-        RETURNING q.id
+        RETURNING q.id, q.queue_manager_id, q.updated
     )
-    SELECT c.id FROM claims c WHERE c.id NOT IN (SELECT b.id FROM beaten b);
+    SELECT c.id FROM claims c
+    WHERE NOT EXISTS (SELECT 1 FROM beaten b
+                      WHERE b.id = c.id AND b.queue_manager_id = c.manager AND b.updated = c.claimed_at);
 $$;
 
 

@@ -49,10 +49,14 @@ def pg_server() -> Iterator[Server]:
         )
         return
     with PgCluster() as cluster:
-        yield Server(host=cluster.host, port=cluster.port, user=cluster.user, password=None, cluster=cluster)
+        yield Server(
+            host=cluster.host, port=cluster.port, user=cluster.user, password=None, cluster=cluster
+        )
 
 
-def _migrate_template(host: str, port: int, user: str, dbname: str, password: str | None = None, **_: Any) -> None:
+def _migrate_template(
+    host: str, port: int, user: str, dbname: str, password: str | None = None, **_: Any
+) -> None:
     apply_plan(_dsn(host, port, user, dbname, password))
 
 
@@ -103,3 +107,16 @@ async def connect(db: Database) -> AsyncIterator[Connect]:
     for conn in opened:
         if not conn.is_closed():
             await conn.close()
+
+
+@pytest.fixture
+def empty_database(pg_server: Server) -> Iterator[str]:
+    """An empty database (no migrations) on the session server; returns its DSN."""
+    name = "genji_empty"
+    admin = _dsn(pg_server.host, pg_server.port, pg_server.user, "postgres", pg_server.password)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    yield _dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -70,7 +70,9 @@ class PlanChange(Migration):  # type: ignore[misc]
     """One Sqitch change as a yoyo migration."""
 
     def __init__(self, change: PlannedChange, directory: Path, requires: list[PlanChange]):
-        super().__init__(change.name, str(directory / "deploy" / f"{change.name}.sql"), str(directory))
+        super().__init__(
+            change.name, str(directory / "deploy" / f"{change.name}.sql"), str(directory)
+        )
         self._directory = directory
         self._requires = requires
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from genji_devstack.cluster import PgCluster
+from genji_devstack.cluster import PgCluster, find_bindir
 
 from genji_api.migrate import apply_plan
 
@@ -13,13 +13,11 @@ from genji_api.migrate import apply_plan
 EXCLUDED = ("_yoyo_log", "_yoyo_migration", "_yoyo_version", "yoyo_lock")
 
 
-def dump_schema(cluster: PgCluster, dbname: str) -> str:
-    args = [str(cluster.bindir / "pg_dump"), "--schema-only", "--no-owner", "--no-comments"]
+def dump_schema(dsn: str) -> str:
+    args = [str(find_bindir() / "pg_dump"), "--schema-only", "--no-owner", "--no-comments"]
     for table in EXCLUDED:
         args += ["--exclude-table", table]
-    result = subprocess.run(
-        [*args, cluster.dsn(dbname)], check=True, capture_output=True, text=True
-    )
+    result = subprocess.run([*args, dsn], check=True, capture_output=True, text=True)
     lines = [
         line
         for line in result.stdout.splitlines()
@@ -34,7 +32,7 @@ def main() -> int:
             ["psql", "-q", cluster.dsn(), "-c", "CREATE DATABASE schema_dump"], check=True
         )
         apply_plan(cluster.dsn("schema_dump"))
-        sys.stdout.write(dump_schema(cluster, "schema_dump"))
+        sys.stdout.write(dump_schema(cluster.dsn("schema_dump")))
     return 0
 
 

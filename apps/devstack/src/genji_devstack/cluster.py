@@ -75,7 +75,9 @@ class PgCluster:
     """One PostgreSQL cluster owned by this process (or by a test)."""
 
     port: int = field(default_factory=free_port)
-    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="genjipg-", dir="/tmp")))
+    root: Path = field(
+        default_factory=lambda: Path(tempfile.mkdtemp(prefix="genjipg-", dir="/tmp"))
+    )
     user: str = SUPERUSER
     host: str = "127.0.0.1"
     bindir: Path = field(default_factory=find_bindir)
@@ -111,24 +113,47 @@ class PgCluster:
                 os.chown(d, self._pw.pw_uid, self._pw.pw_gid)
         self.root.chmod(0o711)
         result = self._run(
-            "initdb", "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
-            "--locale=C.UTF-8", "--no-sync", check=False,
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            self.user,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+            check=False,
         )
         if result.returncode != 0:
             raise ClusterError(f"initdb failed: {result.stderr.strip()}")
 
     def start(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
-        options = f"-p {self.port} -c listen_addresses={self.host} -k {self.sockdir} {SERVER_SETTINGS}"
+        options = (
+            f"-p {self.port} -c listen_addresses={self.host} -k {self.sockdir} {SERVER_SETTINGS}"
+        )
         while True:
             result = self._run(
-                "pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w", "-t", "30",
-                "-o", options, "start", check=False,
+                "pg_ctl",
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.logfile),
+                "-w",
+                "-t",
+                "30",
+                "-o",
+                options,
+                "start",
+                check=False,
             )
             if result.returncode == 0:
                 return
             if time.monotonic() > deadline:
-                raise ClusterError(f"pg_ctl start failed: {result.stderr.strip()}\n{self.log_tail()}")
+                raise ClusterError(
+                    f"pg_ctl start failed: {result.stderr.strip()}\n{self.log_tail()}"
+                )
             self._clear_stale_locks()
             time.sleep(0.1)
 
@@ -210,7 +235,10 @@ class PgCluster:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.destroy()
 

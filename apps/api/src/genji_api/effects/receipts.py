@@ -1,11 +1,11 @@
 """Effect receipts inside the caller's business transaction.
 
-    async with conn.transaction():
-        receipt = await begin_effect(conn, claim, job_id, "xp", fingerprint)
-        if receipt.fresh:
-            ... perform the mutation ...
-            await complete_effect(conn, job_id, "xp", result)
-        return receipt.result or result
+async with conn.transaction():
+    receipt = await begin_effect(conn, claim, job_id, "xp", fingerprint)
+    if receipt.fresh:
+        ... perform the mutation ...
+        await complete_effect(conn, job_id, "xp", result)
+    return receipt.result or result
 """
 
 from __future__ import annotations
@@ -50,10 +50,15 @@ async def begin_effect(
     return Receipt(fresh=row["fresh"], result=result)
 
 
-async def complete_effect(conn: asyncpg.Connection, job_id: UUID, effect_key: str, result: Any) -> None:
+async def complete_effect(
+    conn: asyncpg.Connection, job_id: UUID, effect_key: str, result: Any
+) -> None:
     try:
         await conn.execute(
-            "SELECT effect_receipt_complete($1, $2, $3::jsonb)", job_id, effect_key, json.dumps(result)
+            "SELECT effect_receipt_complete($1, $2, $3::jsonb)",
+            job_id,
+            effect_key,
+            json.dumps(result),
         )
     except asyncpg.PostgresError as error:
         raise translate(error) from error

@@ -56,7 +56,7 @@ def translate(error: asyncpg.PostgresError) -> Exception:
     """The typed error for one of our SQLSTATEs, or the original database error."""
     kind = _BY_SQLSTATE.get(getattr(error, "sqlstate", "") or "")
     if kind is None:
-        return error
+        return error  # type: ignore[no-any-return]
     translated = kind(str(error))
     translated.__cause__ = error
     return translated

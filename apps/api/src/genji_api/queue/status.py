@@ -19,5 +19,8 @@ async def job_status(conn: asyncpg.Connection, job_id: UUID) -> JobStatusRespons
         raise translate(error) from error
     assert row is not None
     return JobStatusResponse(
-        id=row["job_id"], status=row["status"], error_code=row["error_code"], error_msg=row["error_msg"]
+        id=row["job_id"],
+        status=row["status"],
+        error_code=row["error_code"],
+        error_msg=row["error_msg"],
     )

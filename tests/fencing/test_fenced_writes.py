@@ -1,0 +1,159 @@
+"""Fenced state writes: a stale owner changes nothing and is told so."""
+
+import asyncio
+from datetime import timedelta
+from uuid import uuid4
+
+import asyncpg
+import pytest
+from conftest import Connect
+from pgqueuer.models import Job
+from queue_helpers import claim_next, enqueue_xp
+
+pytestmark = pytest.mark.queue
+
+DELAYS = [timedelta(milliseconds=1), timedelta(milliseconds=2), timedelta(milliseconds=3)]
+ERROR = '{"exception_type": "Boom", "exception_message": "handler failed"}'
+
+
+async def _stale_and_current(conn: asyncpg.Connection) -> tuple[Job, Job]:
+    """A job claimed by one worker, then reclaimed by another after its heartbeat lapsed."""
+    await enqueue_xp(conn, "xp:1")
+    stale = await claim_next(conn, uuid4())
+    assert stale is not None
+    await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '2 minutes'")
+    current = await claim_next(conn, uuid4(), stale_after=60)
+    assert current is not None and current.id == stale.id
+    return stale, current
+
+
+async def _log_statuses(conn: asyncpg.Connection) -> list[str]:
+    return [
+        r["status"] for r in await conn.fetch("SELECT status::text FROM pgqueuer_log ORDER BY id")
+    ]
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "SELECT queue_complete($1, $2, $3)",
+        "SELECT queue_release($1, $2, $3)",
+        "SELECT queue_retry($1, $2, $3, interval '1 second')",
+        f"SELECT queue_hold($1, $2, $3, '{ERROR}')",
+    ],
+    ids=["complete", "release", "retry", "hold"],
+)
+async def test_stale_owner_write_changes_nothing(connect: Connect, write: str) -> None:
+    conn = await connect()
+    stale, current = await _stale_and_current(conn)
+    before = await conn.fetchrow("SELECT * FROM pgqueuer")
+    logs_before = await _log_statuses(conn)
+
+    assert await conn.fetchval(write, stale.id, stale.queue_manager_id, stale.updated) is False
+
+    assert await conn.fetchrow("SELECT * FROM pgqueuer") == before
+    assert await _log_statuses(conn) == logs_before
+    assert await conn.fetchval(
+        "SELECT queue_complete($1, $2, $3)", current.id, current.queue_manager_id, current.updated
+    )
+    assert (await _log_statuses(conn))[-1] == "successful"
+
+
+async def test_stale_owner_failure_is_reported_lost_and_charges_nothing(connect: Connect) -> None:
+    conn = await connect()
+    stale, _ = await _stale_and_current(conn)
+    assert (
+        await conn.fetchval(
+            f"SELECT queue_fail($1, $2, $3, $4, '{ERROR}')",
+            stale.id,
+            stale.queue_manager_id,
+            stale.updated,
+            DELAYS,
+        )
+        == "lost"
+    )
+    assert await conn.fetchval("SELECT handler_failures FROM jobs") == 0
+
+
+async def test_heartbeat_returns_the_claims_that_were_lost(connect: Connect) -> None:
+    conn = await connect()
+    stale, current = await _stale_and_current(conn)
+    lost = await conn.fetch(
+        "SELECT * FROM queue_heartbeat($1, $2, $3)",
+        [stale.id, current.id],
+        [stale.queue_manager_id, current.queue_manager_id],
+        [stale.updated, current.updated],
+    )
+    assert [r[0] for r in lost] == [stale.id]
+    assert await conn.fetchval("SELECT heartbeat > now() - interval '1 second' FROM pgqueuer")
+
+
+async def test_handler_failures_follow_the_schedule_then_hold(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    outcomes = []
+    for _ in range(len(DELAYS) + 1):
+        claimed = None
+        while claimed is None:  # wait out the (millisecond) retry delay
+            claimed = await claim_next(conn, uuid4())
+        outcomes.append(
+            await conn.fetchval(
+                f"SELECT queue_fail($1, $2, $3, $4, '{ERROR}')",
+                claimed.id,
+                claimed.queue_manager_id,
+                claimed.updated,
+                DELAYS,
+            )
+        )
+    assert outcomes == ["retry", "retry", "retry", "held"]
+    row = await conn.fetchrow(
+        "SELECT j.handler_failures, j.retry_generation, j.error_msg, j.held_at, q.status::text, q.attempts "
+        "FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id WHERE j.id = $1",
+        job.id,
+    )
+    assert row is not None
+    assert (row["handler_failures"], row["retry_generation"], row["status"], row["attempts"]) == (
+        4,
+        0,
+        "failed",
+        3,
+    )
+    assert row["error_msg"] == "handler failed" and row["held_at"] is not None
+    assert await conn.fetchval("SELECT count(*) FROM jobs") == 1  # no new logical job
+
+
+async def test_a_deferral_does_not_consume_the_failure_budget(connect: Connect) -> None:
+    conn = await connect()
+    await enqueue_xp(conn, "xp:1")
+    for _ in range(5):
+        claimed = None
+        while claimed is None:
+            claimed = await claim_next(conn, uuid4())
+        assert await conn.fetchval(
+            "SELECT queue_retry($1, $2, $3, interval '0', '{\"exception_type\": \"DatabaseUnavailable\"}', false)",
+            claimed.id,
+            claimed.queue_manager_id,
+            claimed.updated,
+        )
+    row = await conn.fetchrow(
+        "SELECT j.handler_failures, q.attempts FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id"
+    )
+    assert row is not None and (row["handler_failures"], row["attempts"]) == (0, 5)
+
+
+async def test_release_returns_work_to_the_queue_and_wakes_listeners(connect: Connect) -> None:
+    conn, listener = await connect(), await connect()
+    await enqueue_xp(conn, "xp:1")
+    claimed = await claim_next(conn, uuid4())
+    assert claimed is not None
+    woke = asyncio.Event()
+    await listener.add_listener("ch_pgqueuer", lambda *_: woke.set())
+    assert await conn.fetchval(
+        "SELECT queue_release($1, $2, $3, 'shutdown')",
+        claimed.id,
+        claimed.queue_manager_id,
+        claimed.updated,
+    )
+    await asyncio.wait_for(woke.wait(), timeout=5)
+    row = await conn.fetchrow("SELECT status::text, queue_manager_id, attempts FROM pgqueuer")
+    assert row is not None and tuple(row) == ("queued", None, 0)

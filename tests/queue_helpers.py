@@ -1,0 +1,59 @@
+"""Small helpers shared by queue tests: sample payloads and direct reads of queue state."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+from genji_api.queue.enqueue import enqueue_job
+from genji_sdk.jobs import JobStatusResponse
+from genji_sdk.payloads.xp import XpGrantEvent
+from pgqueuer.models import Job
+from pgqueuer.ports.repository import EntrypointExecutionParameter
+from pgqueuer.queries import Queries
+
+XP_EVENT = "api.xp.grant"
+
+
+def xp_payload(user_id: int = 1, amount: int = 5, grant_id: int = 1) -> XpGrantEvent:
+    return XpGrantEvent(
+        grant_id=grant_id,
+        user_id=user_id,
+        amount=amount,
+        type="Completion",
+        previous_amount=0,
+        new_amount=amount,
+    )
+
+
+async def enqueue_xp(conn: asyncpg.Connection, key: str, **payload: Any) -> JobStatusResponse:
+    async with conn.transaction():
+        return await enqueue_job(
+            conn,
+            event_name=XP_EVENT,
+            payload=xp_payload(**payload),
+            event_key=key,
+            entity_key=f"user:{payload.get('user_id', 1)}",
+        )
+
+
+async def queue_row(conn: asyncpg.Connection, job_id: UUID) -> asyncpg.Record | None:
+    return await conn.fetchrow(
+        "SELECT q.* FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1", job_id
+    )
+
+
+async def claim_next(
+    conn: asyncpg.Connection, manager: UUID, entrypoint: str = XP_EVENT, stale_after: float = 60.0
+) -> Job | None:
+    """Claim the next ready job with PGQueuer's own dequeue statement."""
+    jobs = await Queries.from_asyncpg_connection(conn).dequeue(
+        1,
+        {entrypoint: EntrypointExecutionParameter(concurrency_limit=0)},
+        manager,
+        2,
+        timedelta(seconds=stale_after),
+    )
+    return jobs[0] if jobs else None

@@ -1,0 +1,138 @@
+"""Q16: the public status contract over every durable queue state, legacy rows included."""
+
+from datetime import timedelta
+from uuid import UUID, uuid4
+
+import asyncpg
+import pytest
+from conftest import Connect
+from genji_api.queue.errors import JobNotFoundError, JobStateInconsistentError
+from genji_api.queue.status import job_status
+from queue_helpers import claim_next, enqueue_xp
+
+pytestmark = pytest.mark.queue
+
+DELAYS = [timedelta(seconds=5), timedelta(seconds=15)]
+
+
+async def _held(conn: asyncpg.Connection) -> UUID:
+    job = await enqueue_xp(conn, "xp:held")
+    claimed = await claim_next(conn, uuid4())
+    assert claimed is not None
+    await conn.execute(
+        "SELECT queue_hold($1, $2, $3, $4::jsonb, true)",
+        claimed.id,
+        claimed.queue_manager_id,
+        claimed.updated,
+        '{"exception_type": "ValueError", "exception_message": "bad input"}',
+    )
+    return job.id
+
+
+async def test_q16_ready_job_is_queued(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    assert (await job_status(conn, job.id)).status == "queued"
+
+
+async def test_q16_delayed_retry_is_queued_not_failed(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    claimed = await claim_next(conn, uuid4())
+    assert claimed is not None
+    outcome = await conn.fetchval(
+        'SELECT queue_fail($1, $2, $3, $4, \'{"exception_type": "Boom"}\')',
+        claimed.id,
+        claimed.queue_manager_id,
+        claimed.updated,
+        DELAYS,
+    )
+    assert outcome == "retry"
+    status = await job_status(conn, job.id)
+    assert (status.status, status.error_code) == ("queued", None)
+
+
+async def test_q16_claimed_job_is_processing(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    assert await claim_next(conn, uuid4()) is not None
+    assert (await job_status(conn, job.id)).status == "processing"
+
+
+async def test_q16_job_awaiting_stale_recovery_is_processing(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    assert await claim_next(conn, uuid4()) is not None
+    await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '10 minutes'")
+    assert (await job_status(conn, job.id)).status == "processing"
+
+
+async def test_q16_completed_job_is_succeeded(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    claimed = await claim_next(conn, uuid4())
+    assert claimed is not None
+    assert await conn.fetchval(
+        "SELECT queue_complete($1, $2, $3)", claimed.id, claimed.queue_manager_id, claimed.updated
+    )
+    assert (await job_status(conn, job.id)).status == "succeeded"
+
+
+async def test_q16_held_job_is_failed_with_its_error_summary(connect: Connect) -> None:
+    conn = await connect()
+    job_id = await _held(conn)
+    status = await job_status(conn, job_id)
+    assert (status.status, status.error_code, status.error_msg) == (
+        "failed",
+        "ValueError",
+        "bad input",
+    )
+
+
+async def test_q16_requeued_held_job_reports_its_active_row_over_old_failure_logs(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    job_id = await _held(conn)
+    await conn.execute("UPDATE pgqueuer SET status = 'queued' WHERE status = 'failed'")
+    assert (await job_status(conn, job_id)).status == "queued"
+
+
+async def test_q16_discarded_job_is_failed(connect: Connect) -> None:
+    conn = await connect()
+    job_id = await _held(conn)
+    await conn.execute(
+        """WITH gone AS (DELETE FROM pgqueuer RETURNING id, entrypoint, priority)
+           INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+           SELECT id, 'deleted', entrypoint, priority, '{"exception_message": "operator discard"}' FROM gone"""
+    )
+    status = await job_status(conn, job_id)
+    assert (status.status, status.error_msg) == ("failed", "operator discard")
+
+
+@pytest.mark.parametrize("recorded", ["queued", "processing", "succeeded", "failed", "timeout"])
+async def test_q16_legacy_rows_keep_their_recorded_status(connect: Connect, recorded: str) -> None:
+    conn = await connect()
+    job_id = uuid4()
+    await conn.execute(
+        "INSERT INTO jobs (id, action, status, error_code) VALUES ($1, 'api.xp.grant', $2, 'E')",
+        job_id,
+        recorded,
+    )
+    assert (await job_status(conn, job_id)).status == recorded
+
+
+async def test_q16_missing_queue_metadata_raises_instead_of_reporting_success(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    await conn.execute("DELETE FROM pgqueuer; DELETE FROM pgqueuer_log")
+    with pytest.raises(JobStateInconsistentError):
+        await job_status(conn, job.id)
+
+
+async def test_q16_unknown_job_is_not_found(connect: Connect) -> None:
+    conn = await connect()
+    with pytest.raises(JobNotFoundError):
+        await job_status(conn, uuid4())

@@ -1,0 +1,120 @@
+"""Q15: the real worker role runs a stock PGQueuer consumer and reaches nothing else."""
+
+import asyncio
+from datetime import timedelta
+
+import asyncpg
+import pytest
+from conftest import Connect, Database
+from pgqueuer import QueueManager
+from pgqueuer.db import AsyncpgDriver
+from pgqueuer.errors import RetryRequested
+from pgqueuer.models import Job
+from pgqueuer.queries import Queries
+from pgqueuer.types import QueueExecutionMode
+from queue_helpers import XP_EVENT, enqueue_xp
+
+pytestmark = pytest.mark.queue
+
+
+async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connect: Connect) -> None:
+    owner, worker = await connect(), await connect("worker")
+    for n in range(3):
+        await enqueue_xp(owner, f"xp:{n}", grant_id=n)
+    seen: list[int] = []
+    heartbeat_advanced: list[bool] = []
+
+    qm = QueueManager(Queries(AsyncpgDriver(worker)))
+
+    @qm.entrypoint(XP_EVENT, on_failure="hold")
+    async def handle(job: Job) -> None:
+        seen.append(job.id)
+        if job.id == 1:
+            await asyncio.sleep(0.4)  # long enough for a heartbeat at half the stale threshold
+            beat = await owner.fetchval("SELECT heartbeat FROM pgqueuer WHERE id = 1")
+            heartbeat_advanced.append(beat > job.updated)
+        if job.id == 2 and job.attempts == 0:
+            raise RetryRequested(delay=timedelta(0), reason="try again")
+        if job.id == 3:
+            raise ValueError("held for the operator")
+
+    await asyncio.wait_for(
+        qm.run(
+            mode=QueueExecutionMode.drain,
+            batch_size=1,
+            max_concurrent_tasks=2,
+            dequeue_timeout=timedelta(seconds=0.2),
+            heartbeat_timeout=timedelta(seconds=0.5),
+        ),
+        timeout=30,
+    )
+
+    logs = await owner.fetch("SELECT job_id, status::text FROM pgqueuer_log ORDER BY id")
+    by_job: dict[int, list[str]] = {}
+    for row in logs:
+        by_job.setdefault(row["job_id"], []).append(row["status"])
+    assert by_job[1] == ["queued", "picked", "successful"]
+    assert by_job[2] == ["queued", "picked", "queued", "picked", "successful"]
+    assert by_job[3] == ["queued", "picked", "failed"]
+    assert await owner.fetchval("SELECT status::text FROM pgqueuer WHERE id = 3") == "failed"
+    assert heartbeat_advanced == [True] and seen.count(2) == 2
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT * FROM xp_ledger",
+        "INSERT INTO xp_ledger VALUES (1)",
+        "SELECT * FROM jobs",
+        "UPDATE jobs SET retry_generation = 9",
+        "SELECT * FROM effect_receipts",
+        "SELECT * FROM effect_bindings",
+        "SELECT * FROM job_alerts",
+        "SELECT * FROM job_actions",
+        "SELECT * FROM processed_messages",
+        "SELECT * FROM pgqueuer_log",
+        "INSERT INTO pgqueuer (priority, entrypoint, status) VALUES (0, 'x', 'queued')",
+        "SELECT * FROM enqueue_job('api.xp.grant', '{}', 'k')",
+        "SELECT * FROM job_status(gen_random_uuid())",
+        "CREATE TABLE public.sneaky (id int)",
+        "CREATE SCHEMA sneaky",
+    ],
+    ids=[
+        "q15-read-domain",
+        "q15-write-domain",
+        "q15-read-job-metadata",
+        "q15-write-job-metadata",
+        "q15-read-receipts",
+        "q15-read-bindings",
+        "q15-read-alerts",
+        "q15-read-audit",
+        "q15-read-processed-messages",
+        "q15-read-queue-log",
+        "q15-enqueue-directly",
+        "q15-call-enqueue",
+        "q15-call-status",
+        "q15-create-table",
+        "q15-create-schema",
+    ],
+)
+async def test_worker_role_is_denied(connect: Connect, statement: str) -> None:
+    owner = await connect()
+    await owner.execute("CREATE TABLE xp_ledger (id int)")
+    worker = await connect("worker")
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied"):
+        await worker.execute(statement)
+
+
+async def test_q15_worker_role_has_no_password_or_elevated_attributes(
+    db: Database, connect: Connect
+) -> None:
+    owner = await connect()
+    row = await owner.fetchrow(
+        "SELECT rolsuper, rolcreaterole, rolcreatedb, rolreplication, rolbypassrls, rolpassword "
+        "FROM pg_authid WHERE rolname = 'genjishimada_queue_worker'"
+    )
+    assert row is not None and not any(row[k] for k in row.keys())
+    owns = await owner.fetchval(
+        "SELECT count(*) FROM pg_namespace WHERE nspowner = 'genjishimada_queue_worker'::regrole"
+    )
+    assert owns == 0
