@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
+import time
 from contextlib import ExitStack
 
 import psycopg
@@ -40,10 +40,18 @@ def _set_worker_password(dsn: str) -> None:
         )
 
 
+def _interrupt(*_: object) -> None:
+    # Signals often arrive twice (the terminal's group and uv's forwarding): ignore repeats so
+    # they cannot interrupt the cleanup itself.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main() -> int:
-    # Exit through Python's normal unwinding on SIGTERM so the cluster is always stopped.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    stop = threading.Event()
+    # SIGTERM unwinds exactly like Ctrl-C, so the private cluster is always stopped.
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     with ExitStack() as stack:
         dsn = os.environ.get("DATABASE_URL")
         if not dsn:
@@ -55,7 +63,8 @@ def main() -> int:
         print(f"database ready: psql {dsn}", flush=True)
         print("press Ctrl-C to stop", flush=True)
         try:
-            stop.wait()
+            while True:
+                time.sleep(3600)
         except KeyboardInterrupt:
             pass
     print("stopped", flush=True)
