@@ -184,7 +184,7 @@ BEGIN
                 USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
         END IF;
         RETURN QUERY SELECT s.job_id, s.status, s.error_code, s.error_msg, false
-                     FROM job_status(v_existing.id) s;
+                     FROM job_public_status(v_existing.id) s;
         RETURN;
     END IF;
 
@@ -263,10 +263,10 @@ CREATE FUNCTION public.fn_pgqueuer_changed() RETURNS trigger
 
 
 --
--- Name: job_status(uuid); Type: FUNCTION; Schema: public; Owner: -
+-- Name: job_public_status(uuid); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.job_status(p_job_id uuid) RETURNS TABLE(job_id uuid, status text, error_code text, error_msg text)
+CREATE FUNCTION public.job_public_status(p_job_id uuid) RETURNS TABLE(job_id uuid, status text, error_code text, error_msg text)
     LANGUAGE plpgsql STABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -1287,10 +1287,10 @@ REVOKE ALL ON FUNCTION public.fn_pgqueuer_changed() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION job_status(p_job_id uuid); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION job_public_status(p_job_id uuid); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.job_status(p_job_id uuid) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.job_public_status(p_job_id uuid) FROM PUBLIC;
 
 
 --

@@ -62,7 +62,7 @@ BEGIN
                 USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
         END IF;
         RETURN QUERY SELECT s.job_id, s.status, s.error_code, s.error_msg, false
-                     FROM job_status(v_existing.id) s;
+                     FROM job_public_status(v_existing.id) s;
         RETURN;
     END IF;
 

@@ -2,7 +2,7 @@
 -- (queued | processing | succeeded | failed | timeout). Errors:
 --   GJ404 no such job
 --   GJ500 the job's queue metadata is missing or inconsistent; needs reconciliation
-CREATE OR REPLACE FUNCTION job_status(p_job_id uuid)
+CREATE OR REPLACE FUNCTION job_public_status(p_job_id uuid)
 RETURNS TABLE (job_id uuid, status text, error_code text, error_msg text)
 LANGUAGE plpgsql
 STABLE

@@ -10,5 +10,5 @@ DROP FUNCTION queue_release(bigint, uuid, timestamptz, text);
 DROP FUNCTION queue_heartbeat(bigint[], uuid[], timestamptz[]);
 DROP FUNCTION queue_complete(bigint, uuid, timestamptz);
 DROP FUNCTION enqueue_job(text, jsonb, text, text, uuid, integer, jsonb);
-DROP FUNCTION job_status(uuid);
+DROP FUNCTION job_public_status(uuid);
 DROP FUNCTION queue_wake();

@@ -1,5 +1,5 @@
 SELECT 'queue_wake()'::regprocedure;
-SELECT 'job_status(uuid)'::regprocedure;
+SELECT 'job_public_status(uuid)'::regprocedure;
 SELECT 'enqueue_job(text, jsonb, text, text, uuid, integer, jsonb)'::regprocedure;
 SELECT 'queue_complete(bigint, uuid, timestamptz)'::regprocedure;
 SELECT 'queue_heartbeat(bigint[], uuid[], timestamptz[])'::regprocedure;

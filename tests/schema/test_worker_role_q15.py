@@ -75,7 +75,7 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
         "SELECT * FROM pgqueuer_log",
         "INSERT INTO pgqueuer (priority, entrypoint, status) VALUES (0, 'x', 'queued')",
         "SELECT * FROM enqueue_job('api.xp.grant', '{}', 'k')",
-        "SELECT * FROM job_status(gen_random_uuid())",
+        "SELECT * FROM job_public_status(gen_random_uuid())",
         "CREATE TABLE public.sneaky (id int)",
         "CREATE SCHEMA sneaky",
     ],

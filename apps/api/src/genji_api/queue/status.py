@@ -13,7 +13,7 @@ from genji_api.queue.errors import translate
 async def job_status(conn: asyncpg.Connection, job_id: UUID) -> JobStatusResponse:
     try:
         row = await conn.fetchrow(
-            "SELECT job_id, status, error_code, error_msg FROM job_status($1)", job_id
+            "SELECT job_id, status, error_code, error_msg FROM job_public_status($1)", job_id
         )
     except asyncpg.PostgresError as error:
         raise translate(error) from error
