@@ -45,3 +45,7 @@ schema-dump: deps
 # Apply the migration plan to DATABASE_URL.
 migrate: deps
     uv run --frozen python -m genji_api.migrate
+
+# Producer enqueue throughput: enqueue_job against stock PGQueuer enqueue (see bench/README.md).
+bench: deps
+    uv run --frozen python bench/enqueue.py

@@ -334,6 +334,89 @@ $$;
 
 
 --
+-- Name: queue_begin(bigint, uuid, timestamp with time zone, integer, interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval) RETURNS TABLE(decision text, retry_generation integer, handler_failures integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job      public.jobs;
+    v_ordered  boolean;
+    v_claims   integer;
+    v_parent   text;
+BEGIN
+    PERFORM 1 FROM pgqueuer q
+    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 'lost'::text, NULL::integer, NULL::integer;
+        RETURN;
+    END IF;
+
+    SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_id;
+    IF NOT FOUND THEN
+        PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
+            'exception_type', 'MissingJobIdentity',
+            'exception_message', 'queue row has no public job identity'));
+        RETURN QUERY SELECT 'held'::text, NULL::integer, NULL::integer;
+        RETURN;
+    END IF;
+
+    -- Claims since the job last went back to the queue: more than one means earlier owners
+    -- died while running it (PGQueuer's stale reclaim does not count attempts).
+    SELECT count(*) INTO v_claims FROM pgqueuer_log l
+    WHERE l.job_id = p_id AND l.status = 'picked'
+      AND l.id > coalesce((SELECT max(r.id) FROM pgqueuer_log r
+                           WHERE r.job_id = p_id AND r.status = 'queued'), 0);
+    IF v_claims - 1 > p_max_reclaims THEN
+        PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
+            'exception_type', 'WorkerLost',
+            'exception_message', format('a worker stopped while running this job %s times', v_claims - 1)));
+        RETURN QUERY SELECT 'held'::text, v_job.retry_generation, v_job.handler_failures;
+        RETURN;
+    END IF;
+
+    IF v_job.depends_on IS NOT NULL THEN
+        SELECT s.status INTO v_parent FROM job_public_status(v_job.depends_on) s;
+        IF v_parent IN ('queued', 'processing') THEN
+            PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_wait, jsonb_build_object(
+                'exception_type', 'AwaitingDependency',
+                'exception_message', format('waiting for job %s', v_job.depends_on)));
+            RETURN QUERY SELECT 'deferred'::text, v_job.retry_generation, v_job.handler_failures;
+            RETURN;
+        ELSIF v_parent <> 'succeeded' THEN
+            PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
+                'exception_type', 'DependencyFailed',
+                'exception_message', format('job %s it depends on is %s', v_job.depends_on, v_parent)));
+            RETURN QUERY SELECT 'held'::text, v_job.retry_generation, v_job.handler_failures;
+            RETURN;
+        END IF;
+    END IF;
+
+    SELECT t.entity_ordered INTO v_ordered FROM queue_event_types t WHERE t.event_name = v_job.action;
+    IF v_ordered AND v_job.entity_key IS NOT NULL AND EXISTS (
+        SELECT 1
+        FROM public.jobs e
+        JOIN queue_event_types et ON et.event_name = e.action AND et.entity_ordered
+        JOIN pgqueuer eq ON eq.id = e.queue_job_id AND eq.status IN ('queued', 'picked')
+        WHERE e.entity_key = v_job.entity_key AND e.event_seq < v_job.event_seq
+    ) THEN
+        PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_wait, jsonb_build_object(
+            'exception_type', 'AwaitingEarlierEvent',
+            'exception_message', format('an earlier job for %s is unfinished', v_job.entity_key)));
+        RETURN QUERY SELECT 'deferred'::text, v_job.retry_generation, v_job.handler_failures;
+        RETURN;
+    END IF;
+
+    RETURN QUERY SELECT 'run'::text, v_job.retry_generation, v_job.handler_failures;
+END
+$$;
+
+
+--
 -- Name: queue_complete(bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -353,6 +436,7 @@ BEGIN
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
+    PERFORM queue_resume_dependents(v_row.id);
     RETURN true;
 END
 $$;
@@ -444,6 +528,27 @@ $$;
 
 
 --
+-- Name: queue_metrics(interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_metrics(p_alive_within interval DEFAULT '00:01:00'::interval) RETURNS TABLE(ready bigint, delayed bigint, running bigint, held bigint, uncertain_effects bigint, oldest_ready_age interval, workers_alive bigint, workers_silent bigint)
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT
+        count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
+        count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
+        count(*) FILTER (WHERE q.status = 'picked'),
+        count(*) FILTER (WHERE q.status = 'failed'),
+        (SELECT count(*) FROM effect_bindings b WHERE b.state = 'uncertain'),
+        now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
+        (SELECT count(*) FROM queue_workers w WHERE w.beat_at >= now() - p_alive_within),
+        (SELECT count(*) FROM queue_workers w WHERE w.beat_at < now() - p_alive_within)
+    FROM pgqueuer q;
+$$;
+
+
+--
 -- Name: queue_prune_logs(interval, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -524,6 +629,41 @@ $$;
 
 
 --
+-- Name: queue_resume_dependents(bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_resume_dependents(p_parent_queue_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_parent uuid;
+BEGIN
+    SELECT j.id INTO v_parent FROM public.jobs j WHERE j.queue_job_id = p_parent_queue_id;
+    IF v_parent IS NULL OR NOT EXISTS (SELECT 1 FROM public.jobs d WHERE d.depends_on = v_parent) THEN
+        RETURN;
+    END IF;
+    WITH dependents AS (
+        SELECT d.queue_job_id AS id, d.error_code FROM public.jobs d WHERE d.depends_on = v_parent
+    ), resumed AS (
+        UPDATE pgqueuer q
+        SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
+        FROM dependents d
+        WHERE q.id = d.id
+          AND (q.status = 'queued' OR (q.status = 'failed' AND d.error_code = 'DependencyFailed'))
+        RETURNING q.id, q.entrypoint, q.priority
+    )
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    SELECT r.id, 'queued', r.entrypoint, r.priority,
+           jsonb_build_object('exception_type', 'DependencyResolved',
+                              'exception_message', format('job %s succeeded', v_parent))
+    FROM resumed r;
+    PERFORM queue_wake();
+END
+$$;
+
+
+--
 -- Name: queue_retry(bigint, uuid, timestamp with time zone, interval, jsonb, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -575,6 +715,32 @@ CREATE FUNCTION public.queue_wake() RETURNS void
             'type', 'table_changed_event'
         )::text
     );
+$$;
+
+
+--
+-- Name: queue_worker_beat(uuid, text, text, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    INSERT INTO queue_workers (manager_id, owner, host, pid)
+    VALUES (p_manager, p_owner, left(p_host, 200), p_pid)
+    ON CONFLICT (manager_id) DO UPDATE SET beat_at = now();
+$$;
+
+
+--
+-- Name: queue_worker_stopped(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_worker_stopped(p_manager uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    DELETE FROM queue_workers WHERE manager_id = p_manager;
 $$;
 
 
@@ -906,6 +1072,21 @@ CREATE TABLE public.queue_import_dispositions (
 
 
 --
+-- Name: queue_workers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_workers (
+    manager_id uuid NOT NULL,
+    owner text NOT NULL,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    beat_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT queue_workers_owner_check CHECK ((owner = ANY (ARRAY['bot'::text, 'api'::text])))
+);
+
+
+--
 -- Name: pgqueuer id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1060,6 +1241,14 @@ ALTER TABLE ONLY public.queue_event_types
 
 ALTER TABLE ONLY public.queue_import_dispositions
     ADD CONSTRAINT queue_import_dispositions_pkey PRIMARY KEY (source_id);
+
+
+--
+-- Name: queue_workers queue_workers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_workers
+    ADD CONSTRAINT queue_workers_pkey PRIMARY KEY (manager_id);
 
 
 --
@@ -1294,6 +1483,14 @@ REVOKE ALL ON FUNCTION public.job_public_status(p_job_id uuid) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval) TO genjishimada_queue_worker;
+
+
+--
 -- Name: FUNCTION queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1326,6 +1523,13 @@ GRANT ALL ON FUNCTION public.queue_hold(p_id bigint, p_manager uuid, p_claimed_a
 
 
 --
+-- Name: FUNCTION queue_metrics(p_alive_within interval); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_metrics(p_alive_within interval) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION queue_prune_logs(p_retention interval, p_batch integer); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1341,6 +1545,13 @@ GRANT ALL ON FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claime
 
 
 --
+-- Name: FUNCTION queue_resume_dependents(p_parent_queue_id bigint); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_resume_dependents(p_parent_queue_id bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION queue_retry(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delay interval, p_error jsonb, p_handler_failure boolean); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1353,6 +1564,22 @@ GRANT ALL ON FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_
 --
 
 REVOKE ALL ON FUNCTION public.queue_wake() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_worker_stopped(p_manager uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) TO genjishimada_queue_worker;
 
 
 --

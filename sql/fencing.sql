@@ -21,7 +21,40 @@ BEGIN
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
+    PERFORM queue_resume_dependents(v_row.id);
     RETURN true;
+END
+$$;
+
+-- Jobs that depend on a job that just succeeded: waiting ones become ready now, and ones held
+-- because the parent had failed go back to the queue by themselves.
+CREATE OR REPLACE FUNCTION queue_resume_dependents(p_parent_queue_id bigint) RETURNS void
+LANGUAGE plpgsql
+SET search_path = public, pg_temp
+AS $$
+DECLARE
+    v_parent uuid;
+BEGIN
+    SELECT j.id INTO v_parent FROM public.jobs j WHERE j.queue_job_id = p_parent_queue_id;
+    IF v_parent IS NULL OR NOT EXISTS (SELECT 1 FROM public.jobs d WHERE d.depends_on = v_parent) THEN
+        RETURN;
+    END IF;
+    WITH dependents AS (
+        SELECT d.queue_job_id AS id, d.error_code FROM public.jobs d WHERE d.depends_on = v_parent
+    ), resumed AS (
+        UPDATE pgqueuer q
+        SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
+        FROM dependents d
+        WHERE q.id = d.id
+          AND (q.status = 'queued' OR (q.status = 'failed' AND d.error_code = 'DependencyFailed'))
+        RETURNING q.id, q.entrypoint, q.priority
+    )
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    SELECT r.id, 'queued', r.entrypoint, r.priority,
+           jsonb_build_object('exception_type', 'DependencyResolved',
+                              'exception_message', format('job %s succeeded', v_parent))
+    FROM resumed r;
+    PERFORM queue_wake();
 END
 $$;
 

@@ -1,0 +1,197 @@
+"""Claiming and fenced writes: the persistence adapter PGQueuer's QueueManager runs on.
+
+PGQueuer still selects, claims and schedules work and detects stale heartbeats. This adapter
+changes three things about how 1.1.1 talks to the database:
+
+- dequeues are serialized across processes with an advisory lock, so the per-entrypoint
+  concurrency limit cannot be overshot by two workers reading the same snapshot;
+- every terminal, retry and heartbeat write goes through a fenced SQL function keyed by the
+  claim token, so a stale owner changes nothing;
+- a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
+  deleting it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+import asyncpg
+from genji_sdk import ClaimToken
+from pgqueuer.db import AsyncpgDriver
+from pgqueuer.models import Job, TracebackRecord
+from pgqueuer.ports.repository import EntrypointExecutionParameter
+from pgqueuer.queries import Queries
+
+from genji_worker.errors import error_record
+
+log = logging.getLogger("genji.queue")
+
+# Serializes dequeues of every worker on one database (an arbitrary, fixed key).
+CLAIM_LOCK_KEY = 0x67656E6A69
+
+T = TypeVar("T")
+
+
+class QueueCommandTimeout(Exception):
+    """A queue command missed its deadline; its connection was closed for recovery."""
+
+
+class DeadlineDriver(AsyncpgDriver):
+    """PGQueuer's asyncpg driver with a deadline on every command.
+
+    The deadline includes waiting for the shared connection. On expiry the connection is
+    closed, which cancels the executions that depend on it; the supervisor reconnects.
+    """
+
+    def __init__(
+        self, connection: asyncpg.Connection, timeout: timedelta, on_timeout: Callable[[], None]
+    ) -> None:
+        super().__init__(connection)
+        self._timeout = timeout.total_seconds()
+        self._on_timeout = on_timeout
+
+    async def _bounded(self, work: Awaitable[T]) -> T:
+        try:
+            async with asyncio.timeout(self._timeout):
+                return await work
+        except TimeoutError:
+            self._connection.terminate()
+            self._on_timeout()
+            raise QueueCommandTimeout(f"queue command exceeded {self._timeout:.1f}s") from None
+
+    async def fetch(self, query: str, *args: Any) -> list[dict[str, Any]]:
+        return await self._bounded(super().fetch(query, *args))
+
+    async def execute(self, query: str, *args: Any) -> str:
+        return await self._bounded(super().execute(query, *args))
+
+    async def notify(self, channel: str, payload: str) -> None:
+        await self._bounded(super().notify(channel, payload))
+
+
+def claim_of(job: Job) -> ClaimToken:
+    assert job.queue_manager_id is not None
+    return ClaimToken(job.id, job.queue_manager_id, job.updated)
+
+
+@dataclasses.dataclass
+class FencedQueries(Queries):
+    on_lost: Callable[[ClaimToken], None] = lambda _: None
+    """Called for each claim a heartbeat finds taken over by another worker."""
+    claims: dict[int, ClaimToken] = dataclasses.field(default_factory=dict)
+    """Claims of executions currently running in this process."""
+    settled: set[ClaimToken] = dataclasses.field(default_factory=set)
+    """Claims whose outcome the executor already wrote; PGQueuer's later log write is skipped."""
+    paused_until: float = 0.0
+    """While monotonic time is before this, no new work is claimed (dependency outage)."""
+
+    async def dequeue(
+        self,
+        batch_size: int,
+        entrypoints: dict[str, EntrypointExecutionParameter],
+        queue_manager_id: uuid.UUID,
+        global_concurrency_limit: int | None,
+        heartbeat_timeout: timedelta,
+    ) -> list[Job]:
+        if time.monotonic() < self.paused_until:
+            return []
+        # The lock is taken in its own statement so the dequeue's snapshot, taken after it,
+        # sees every claim committed by the previous holder.
+        try:
+            await self.driver.execute("SELECT pg_advisory_lock($1)", CLAIM_LOCK_KEY)
+            jobs: list[Job] = await super().dequeue(
+                batch_size,
+                entrypoints,
+                queue_manager_id,
+                global_concurrency_limit,
+                heartbeat_timeout,
+            )
+        finally:
+            await asyncio.shield(
+                self.driver.execute("SELECT pg_advisory_unlock($1)", CLAIM_LOCK_KEY)
+            )
+        for job in jobs:
+            self.claims[job.id] = claim_of(job)
+        return jobs
+
+    async def call(self, function: str, claim: ClaimToken, *args: Any) -> Any:
+        """Call one of the fenced SQL functions with a claim token; returns its value."""
+        placeholders = ", ".join(f"${n}" for n in range(1, len(args) + 4))
+        rows = await self.driver.fetch(
+            f"SELECT {function}({placeholders}) AS result",
+            claim.queue_job_id,
+            claim.queue_manager_id,
+            claim.claimed_at,
+            *args,
+        )
+        return rows[0]["result"]
+
+    def settle(self, claim: ClaimToken) -> None:
+        self.settled.add(claim)
+        self.forget(claim)
+
+    def forget(self, claim: ClaimToken) -> None:
+        if self.claims.get(claim.queue_job_id) == claim:
+            del self.claims[claim.queue_job_id]
+
+    async def log_jobs(self, job_status: list[tuple[Job, str, TracebackRecord | None]]) -> None:
+        for job, status, traceback in job_status:
+            claim = claim_of(job)
+            if claim in self.settled:
+                self.settled.discard(claim)
+                continue
+            if status == "successful":
+                written = await self.call("queue_complete", claim)
+            elif status == "canceled":
+                # Interrupted, not failed: back to the queue. Only an audited operator discard
+                # is a terminal cancellation.
+                written = await self.call("queue_release", claim, "execution interrupted")
+            else:
+                record = (
+                    error_record(traceback.exception_type, traceback.exception_message)
+                    if traceback
+                    else None
+                )
+                written = await self.call("queue_hold", claim, json.dumps(record), False)
+            self.forget(claim)
+            if not written:
+                log.warning("job %s: claim was taken over; %s result not written", job.id, status)
+
+    async def retry_job(
+        self, job: Job, delay: timedelta, traceback_record: TracebackRecord | None
+    ) -> None:
+        claim = claim_of(job)
+        record = None
+        if traceback_record is not None:
+            record = error_record(
+                traceback_record.exception_type, traceback_record.exception_message
+            )
+        await self.call("queue_retry", claim, delay, json.dumps(record), False)
+        self.forget(claim)
+
+    async def update_heartbeat(self, job_ids: list[int]) -> None:
+        claims = [self.claims[i] for i in set(job_ids) if i in self.claims]
+        if not claims:
+            return
+        rows = await self.driver.fetch(
+            "SELECT queue_heartbeat($1, $2, $3) AS lost",
+            [c.queue_job_id for c in claims],
+            [c.queue_manager_id for c in claims],
+            [c.claimed_at for c in claims],
+        )
+        lost = {row["lost"] for row in rows}
+        for claim in claims:
+            if claim.queue_job_id in lost:
+                log.warning(
+                    "job %s: heartbeat found the claim taken over; stopping execution",
+                    claim.queue_job_id,
+                )
+                self.on_lost(claim)

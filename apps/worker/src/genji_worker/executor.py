@@ -1,0 +1,213 @@
+"""The per-job failure policy PGQueuer runs for each claimed job.
+
+Order of one execution: the start gate (queue_begin: stale claim, reclaim limit, dependency and
+entity ordering), payload decoding (malformed or unsupported payloads are held), the handler
+under its deadline, then classification of what went wrong:
+
+- ordinary exceptions and timeouts consume the failure budget (queue_fail: retry schedule,
+  then hold);
+- DependencyUnavailable, RateLimited and ConfigurationFailure defer the job without touching
+  the budget, and outages pause claiming;
+- cancellation propagates untouched, so PGQueuer records 'canceled' and the adapter returns the
+  job to the queue.
+
+Success is left to PGQueuer's buffered log write, which the adapter turns into queue_complete.
+If a write of our own cannot reach the database, the row stays claimed and is recovered by the
+supervisor or by stale-heartbeat reclaim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
+from typing import Any
+
+import asyncpg
+import msgspec
+from genji_sdk import (
+    ClaimToken,
+    EventSpec,
+    JobContext,
+    MalformedEnvelopeError,
+    MalformedPayloadError,
+    UnsupportedPayloadVersionError,
+    decode_envelope,
+    decode_envelope_payload,
+)
+from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
+from pgqueuer.executors import AbstractEntrypointExecutor
+from pgqueuer.models import Context, Job
+
+from genji_worker.claims import FencedQueries, QueueCommandTimeout, claim_of
+from genji_worker.errors import describe, error_record
+from genji_worker.settings import WorkerSettings
+
+log = logging.getLogger("genji.queue")
+
+Handler = Callable[[msgspec.Struct, JobContext], Awaitable[None]]
+
+# The queue connection itself is gone: nothing more can be written for this claim.
+QUEUE_CONNECTION_ERRORS = (
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    ConnectionError,
+    OSError,
+    QueueCommandTimeout,
+)
+
+
+@dataclasses.dataclass
+class Outages:
+    """Shared outage state of one worker process: logs transitions once, pauses claiming."""
+
+    settings: WorkerSettings
+    queries: FencedQueries | None = None
+    down: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Dependency name -> current backoff in seconds."""
+
+    def report(self, dependency: str, retry_after: float | None, actionable: bool = False) -> float:
+        backoff = self.down.get(dependency)
+        if backoff is None:
+            backoff = self.settings.reconnect_initial.total_seconds()
+            if actionable:
+                log.error(
+                    "%s is misconfigured or refused our credentials; fix it, work is kept",
+                    dependency,
+                )
+            else:
+                log.warning(
+                    "%s unavailable; pausing claims, no failure budget is consumed", dependency
+                )
+        else:
+            backoff = min(backoff * 2, self.settings.reconnect_max.total_seconds())
+        if actionable:
+            backoff = self.settings.reconnect_max.total_seconds()
+        self.down[dependency] = backoff
+        delay = retry_after if retry_after is not None else backoff * random.uniform(0.8, 1.2)
+        if self.queries is not None:
+            self.queries.paused_until = max(self.queries.paused_until, time.monotonic() + delay)
+        return delay
+
+    def healthy(self) -> None:
+        if self.down:
+            log.info("%s available again; claiming resumed", ", ".join(sorted(self.down)))
+            self.down.clear()
+
+
+@dataclasses.dataclass
+class PolicyExecutor(AbstractEntrypointExecutor):
+    spec: EventSpec = dataclasses.field(kw_only=True)
+    handler: Handler = dataclasses.field(kw_only=True)
+    settings: WorkerSettings = dataclasses.field(kw_only=True)
+    queries: FencedQueries = dataclasses.field(kw_only=True)
+    outages: Outages = dataclasses.field(kw_only=True)
+    running: dict[ClaimToken, asyncio.Task[Any]] = dataclasses.field(kw_only=True)
+    """Executions of this process by claim, so shutdown and lost claims can cancel them."""
+
+    async def execute(self, job: Job, context: Context) -> None:
+        claim = claim_of(job)
+        task = asyncio.current_task()
+        assert task is not None
+        self.running[claim] = task
+        try:
+            await self._execute(job, claim)
+        except QUEUE_CONNECTION_ERRORS as error:
+            log.warning(
+                "job %s: queue connection lost (%s); left for recovery",
+                job.id,
+                type(error).__name__,
+            )
+            self.queries.settle(claim)
+        finally:
+            self.running.pop(claim, None)
+
+    async def _execute(self, job: Job, claim: ClaimToken) -> None:
+        gate = await self.queries.driver.fetch(
+            "SELECT * FROM queue_begin($1, $2, $3, $4, $5)",
+            claim.queue_job_id,
+            claim.queue_manager_id,
+            claim.claimed_at,
+            self.settings.max_reclaims,
+            self.settings.dependency_wait,
+        )
+        decision = gate[0]["decision"]
+        if decision != "run":
+            if decision == "held":
+                log.error("job %s held before running (see its error summary)", job.id)
+            self.queries.settle(claim)
+            return
+
+        try:
+            envelope = decode_envelope(job.payload or b"")
+            payload = decode_envelope_payload(envelope)
+        except (
+            MalformedEnvelopeError,
+            MalformedPayloadError,
+            UnsupportedPayloadVersionError,
+        ) as error:
+            log.error("job %s held: %s", job.id, error)
+            await self._hold(claim, error_record("MalformedPayload", str(error)))
+            return
+
+        context = JobContext(
+            job_id=envelope.job_id,
+            event_name=envelope.event_name,
+            event_key=envelope.event_key,
+            attempt=job.attempts + 1,
+            retry_generation=gate[0]["retry_generation"],
+            claim=claim,
+            trace=envelope.trace,
+        )
+        timeout = self.spec.handler_timeout_seconds or self.settings.handler_timeout.total_seconds()
+        try:
+            async with asyncio.timeout(timeout):
+                await self.handler(payload, context)
+        except RateLimited as error:
+            await self._defer(claim, error.retry_after, error)
+        except DependencyUnavailable as error:
+            await self._defer(
+                claim, self.outages.report(error.dependency, error.retry_after), error
+            )
+        except ConfigurationFailure as error:
+            await self._defer(
+                claim, self.outages.report("configuration", None, actionable=True), error
+            )
+        except (asyncpg.PostgresConnectionError, ConnectionError) as error:
+            # The handler's own dependency connection failed: an outage, not a handler bug.
+            await self._defer(claim, self.outages.report("database", None), error)
+        except TimeoutError:
+            await self._fail(
+                claim, error_record("HandlerTimeout", f"handler exceeded {timeout:.0f}s")
+            )
+        except Exception as error:
+            await self._fail(claim, describe(error))
+        else:
+            self.outages.healthy()
+
+    async def _fail(self, claim: ClaimToken, record: Mapping[str, Any]) -> None:
+        outcome = await self.queries.call(
+            "queue_fail", claim, list(self.settings.retry_delays), json.dumps(record)
+        )
+        if outcome == "held":
+            log.error(
+                "job %s held after exhausting its retries: %s",
+                claim.queue_job_id,
+                record["exception_message"],
+            )
+        self.queries.settle(claim)
+
+    async def _defer(self, claim: ClaimToken, seconds: float, error: BaseException) -> None:
+        await self.queries.call(
+            "queue_retry", claim, timedelta(seconds=seconds), json.dumps(describe(error)), False
+        )
+        self.queries.settle(claim)
+
+    async def _hold(self, claim: ClaimToken, record: Mapping[str, Any]) -> None:
+        await self.queries.call("queue_hold", claim, json.dumps(record), False)
+        self.queries.settle(claim)

@@ -1,0 +1,107 @@
+"""A transport-independent sink for external effects, kept on disk outside worker processes.
+
+Every effect is appended (and fsynced) as a JSON line before and after it happens, so the
+evidence survives SIGKILL of the worker. What an effect does is steered from outside through
+commands.json: {"<event name or *>:<effect>": "complete" | "fail" | "fail:N" | "uncertain" |
+"hang" | "outage"}. Tests and local runs without a Discord token use it in place of Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from genji_sdk import JobContext
+from genji_sdk.failures import DependencyUnavailable
+
+EFFECTS = "effects.jsonl"
+COMMANDS = "commands.json"
+
+
+class EffectFailed(Exception):
+    """The recorder was told to fail this effect."""
+
+
+class UncertainEffect(Exception):
+    """The effect happened but its result was not confirmed."""
+
+
+class EffectRecorder:
+    def __init__(self, directory: Path | str) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+
+    # -- steering (tests) --------------------------------------------------------------------
+    def command(self, target: str, action: str) -> None:
+        commands = self.commands()
+        commands[target] = action
+        temporary = self.directory / f".{COMMANDS}.{os.getpid()}"
+        temporary.write_text(json.dumps(commands))
+        temporary.replace(self.directory / COMMANDS)
+
+    def commands(self) -> dict[str, str]:
+        try:
+            loaded: dict[str, str] = json.loads((self.directory / COMMANDS).read_text())
+        except FileNotFoundError:
+            return {}
+        return loaded
+
+    def events(self) -> list[dict[str, Any]]:
+        try:
+            lines = (self.directory / EFFECTS).read_text().splitlines()
+        except FileNotFoundError:
+            return []
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def count(self, effect: str, stage: str = "done", job_id: str | None = None) -> int:
+        return sum(
+            1
+            for e in self.events()
+            if e["effect"] == effect
+            and e["stage"] == stage
+            and (job_id is None or e["job_id"] == job_id)
+        )
+
+    # -- recording (workers) -----------------------------------------------------------------
+    def _append(self, entry: dict[str, Any]) -> None:
+        line = json.dumps(entry) + "\n"
+        fd = os.open(self.directory / EFFECTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def _action(self, context: JobContext, effect: str) -> str:
+        commands = self.commands()
+        return (
+            commands.get(f"{context.event_name}:{effect}")
+            or commands.get(f"*:{effect}")
+            or "complete"
+        )
+
+    async def perform(self, context: JobContext, effect: str) -> None:
+        entry = {
+            "job_id": str(context.job_id),
+            "event": context.event_name,
+            "effect": effect,
+            "attempt": context.attempt,
+            "pid": os.getpid(),
+        }
+        self._append({**entry, "stage": "start"})
+        action = self._action(context, effect)
+        while action == "hang":
+            await asyncio.sleep(0.05)
+            action = self._action(context, effect)
+        if action == "fail" or (action.startswith("fail:") and context.attempt <= int(action[5:])):
+            self._append({**entry, "stage": "failed"})
+            raise EffectFailed(f"{effect} failed on command")
+        if action == "outage":
+            self._append({**entry, "stage": "outage"})
+            raise DependencyUnavailable("discord", "recorder outage")
+        self._append({**entry, "stage": "done"})
+        if action == "uncertain":
+            raise UncertainEffect(f"{effect} happened but its result was not confirmed")

@@ -1,0 +1,67 @@
+"""Worker settings. The defaults are the production values; tests shorten them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import timedelta
+from typing import Any
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    active_jobs: int = 2
+    """Concurrent executions per process (PGQueuer's max_concurrent_tasks)."""
+    batch_size: int = 1
+    entrypoint_concurrency: int = 1
+    """Concurrent executions per entrypoint across every worker process."""
+    polling_fallback: timedelta = timedelta(seconds=5)
+    """How long an idle worker waits for a NOTIFY before polling anyway."""
+    stale_heartbeat: timedelta = timedelta(seconds=60)
+    """A claim whose heartbeat is older than this is reclaimed by another worker."""
+    drain_timeout: timedelta = timedelta(seconds=30)
+    reconnect_initial: timedelta = timedelta(seconds=1)
+    reconnect_max: timedelta = timedelta(seconds=30)
+    command_timeout: timedelta = timedelta(seconds=10)
+    """Deadline of one queue database command, waiting for the shared connection included."""
+    retry_delays: tuple[timedelta, ...] = field(
+        default=(
+            timedelta(seconds=5),
+            timedelta(seconds=15),
+            timedelta(minutes=1),
+            timedelta(minutes=5),
+            timedelta(minutes=15),
+        )
+    )
+    """Delay after the n-th handler failure; one more failure holds the job."""
+    handler_timeout: timedelta = timedelta(seconds=120)
+    """Default per-execution deadline; an entrypoint's registry entry may override it."""
+    dependency_wait: timedelta = timedelta(seconds=2)
+    """Re-check interval for a job waiting on its parent or an earlier event of its entity."""
+    max_reclaims: int = 3
+    """Worker deaths tolerated while one job runs before it is held for the operator."""
+
+    def __post_init__(self) -> None:
+        if self.active_jobs < 2 * self.batch_size:
+            raise ValueError("active_jobs must be at least twice batch_size (PGQueuer 1.1.1 rule)")
+        if self.stale_heartbeat <= timedelta(0) or self.command_timeout <= timedelta(0):
+            raise ValueError("stale_heartbeat and command_timeout must be positive")
+
+
+def settings_from_env(environ: Mapping[str, str] | None = None) -> WorkerSettings:
+    """Settings with overrides from GENJI_QUEUE_<FIELD> (durations in seconds)."""
+    environ = os.environ if environ is None else environ
+    overrides: dict[str, Any] = {}
+    for item in fields(WorkerSettings):
+        raw = environ.get(f"GENJI_QUEUE_{item.name.upper()}")
+        if raw is None:
+            continue
+        default = getattr(WorkerSettings(), item.name)
+        if isinstance(default, timedelta):
+            overrides[item.name] = timedelta(seconds=float(raw))
+        elif isinstance(default, tuple):
+            overrides[item.name] = tuple(timedelta(seconds=float(v)) for v in raw.split(",") if v)
+        else:
+            overrides[item.name] = int(raw)
+    return WorkerSettings(**overrides)

@@ -1,0 +1,227 @@
+"""The queue supervisor used by both the bot and the API process.
+
+It registers the entrypoints its process owns, runs PGQueuer's QueueManager on the fenced
+adapter, and keeps it alive: a lost or timed-out connection cancels the executions that
+depended on it, returns their claims once a new connection is up, and reconnects with capped,
+jittered backoff. Shutdown goes in order: stop claiming, drain with heartbeats for a bounded
+time, cancel what remains (recoverably), then close the queue connection. Anything else that
+kills the manager is raised, so the process exits instead of looking healthy while idle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import socket
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import asyncpg
+from genji_sdk import REGISTRY, ClaimToken, EventRegistry, Owner
+from pgqueuer import QueueManager
+from pgqueuer.executors import EntrypointExecutorParameters
+from pgqueuer.models import Context, Job
+
+from genji_worker.claims import DeadlineDriver, FencedQueries
+from genji_worker.executor import QUEUE_CONNECTION_ERRORS, Handler, Outages, PolicyExecutor
+from genji_worker.settings import WorkerSettings
+
+log = logging.getLogger("genji.queue")
+
+Connect = Callable[[], Awaitable[asyncpg.Connection]]
+
+
+async def _run_by_policy_executor(job: Job, context: Context) -> None:
+    """Placeholder PGQueuer requires; PolicyExecutor calls the registered handler itself."""
+    raise AssertionError("entrypoints run through PolicyExecutor")
+
+
+class QueueSupervisor:
+    def __init__(
+        self,
+        *,
+        owner: Owner,
+        handlers: Mapping[str, Handler],
+        connect: Connect,
+        settings: WorkerSettings | None = None,
+        registry: EventRegistry = REGISTRY,
+    ) -> None:
+        registry.verify_handlers(owner, handlers.keys())
+        self.owner = owner
+        self.handlers = dict(handlers)
+        self.registry = registry
+        self.connect = connect
+        self.settings = settings or WorkerSettings()
+        self.outages = Outages(self.settings)
+        self.running: dict[ClaimToken, asyncio.Task[Any]] = {}
+        self._stop = asyncio.Event()
+        self._orphaned: list[ClaimToken] = []
+        self.manager_id: Any = None
+
+    def request_stop(self) -> None:
+        """Begin graceful shutdown; run() returns once it is complete."""
+        self._stop.set()
+
+    async def run(self) -> None:
+        backoff = self.settings.reconnect_initial.total_seconds()
+        down_since_logged = False
+        while not self._stop.is_set():
+            try:
+                conn = await asyncio.wait_for(
+                    self.connect(), self.settings.command_timeout.total_seconds()
+                )
+            except (*QUEUE_CONNECTION_ERRORS, TimeoutError) as error:
+                if not down_since_logged:
+                    log.warning(
+                        "queue database unreachable (%s); reconnecting with backoff",
+                        type(error).__name__,
+                    )
+                    down_since_logged = True
+                await self._sleep(backoff * random.uniform(0.8, 1.2))
+                backoff = min(backoff * 2, self.settings.reconnect_max.total_seconds())
+                continue
+            if down_since_logged:
+                log.info("queue database reachable again")
+                down_since_logged = False
+            backoff = self.settings.reconnect_initial.total_seconds()
+            try:
+                await self._session(conn)
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.close(), 2)
+                conn.terminate()
+
+    async def _sleep(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stop.wait(), seconds)
+
+    async def _session(self, conn: asyncpg.Connection) -> None:
+        lost = asyncio.Event()
+        conn.add_termination_listener(lambda _: lost.set())
+        queries = FencedQueries(DeadlineDriver(conn, self.settings.command_timeout, lost.set))
+        queries.on_lost = self._cancel_execution
+        self.outages.queries = queries
+        manager = QueueManager(queries)
+        self.manager_id = manager.queue_manager_id
+        for name, handler in self.handlers.items():
+            manager.register_executor(name, self._executor(name, handler, queries))
+
+        try:
+            await self._release_orphans(queries)
+            await self._beat(queries, manager)
+        except QUEUE_CONNECTION_ERRORS:
+            return
+        runner = asyncio.create_task(
+            manager.run(
+                dequeue_timeout=self.settings.polling_fallback,
+                batch_size=self.settings.batch_size,
+                max_concurrent_tasks=self.settings.active_jobs,
+                heartbeat_timeout=self.settings.stale_heartbeat,
+                shutdown_on_listener_failure=True,
+            )
+        )
+        beats = asyncio.create_task(self._beat_forever(queries, manager))
+        stop = asyncio.create_task(self._stop.wait())
+        gone = asyncio.create_task(lost.wait())
+        try:
+            await asyncio.wait({runner, stop, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if self._stop.is_set() and not lost.is_set():
+                await self._drain(manager, runner)
+                with contextlib.suppress(*QUEUE_CONNECTION_ERRORS):
+                    await queries.driver.execute(
+                        "SELECT queue_worker_stopped($1)", manager.queue_manager_id
+                    )
+                return
+            if lost.is_set() or (
+                runner.done() and isinstance(runner.exception(), QUEUE_CONNECTION_ERRORS)
+            ):
+                log.warning("queue connection lost; cancelling its executions and reconnecting")
+                await self._abandon(manager, runner, queries)
+                return
+            error = runner.exception()
+            raise RuntimeError("queue manager stopped unexpectedly") from error
+        finally:
+            for task in (beats, stop, gone):
+                task.cancel()
+            if not runner.done():
+                runner.cancel()
+                with contextlib.suppress(BaseException):
+                    await runner
+
+    def _executor(self, name: str, handler: Handler, queries: FencedQueries) -> PolicyExecutor:
+        return PolicyExecutor(
+            EntrypointExecutorParameters(
+                concurrency_limit=self.settings.entrypoint_concurrency,
+                func=_run_by_policy_executor,
+                accepts_context=True,
+                on_failure="hold",
+            ),
+            spec=self.registry.get(name),
+            handler=handler,
+            settings=self.settings,
+            queries=queries,
+            outages=self.outages,
+            running=self.running,
+        )
+
+    def _cancel_execution(self, claim: ClaimToken) -> None:
+        task = self.running.get(claim)
+        if task is not None:
+            task.cancel()
+
+    async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
+        """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
+        manager.shutdown.set()
+        done, _ = await asyncio.wait({runner}, timeout=self.settings.drain_timeout.total_seconds())
+        if done:
+            return
+        log.info(
+            "drain timeout reached; returning %d unfinished jobs to the queue", len(self.running)
+        )
+        for task in list(self.running.values()):
+            task.cancel()
+        # PGQueuer writes the cancellations through the adapter (queue_release) as it unwinds.
+        done, _ = await asyncio.wait(
+            {runner}, timeout=self.settings.command_timeout.total_seconds()
+        )
+        if not done:
+            runner.cancel()
+
+    async def _abandon(
+        self, manager: QueueManager, runner: asyncio.Task[None], queries: FencedQueries
+    ) -> None:
+        """The connection is gone: stop every execution that relied on it, remember its claims."""
+        self._orphaned.extend(queries.claims.values())
+        for task in list(self.running.values()):
+            task.cancel()
+        manager.shutdown.set()
+        runner.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
+
+    async def _release_orphans(self, queries: FencedQueries) -> None:
+        """Give back claims of executions cancelled with a lost connection (fenced: a claim
+        another worker has since taken is left alone)."""
+        while self._orphaned:
+            claim = self._orphaned[-1]
+            await queries.call("queue_release", claim, "worker lost its queue connection")
+            self._orphaned.pop()
+
+    async def _beat(self, queries: FencedQueries, manager: QueueManager) -> None:
+        await queries.driver.execute(
+            "SELECT queue_worker_beat($1, $2, $3, $4)",
+            manager.queue_manager_id,
+            self.owner,
+            socket.gethostname(),
+            os.getpid(),
+        )
+
+    async def _beat_forever(self, queries: FencedQueries, manager: QueueManager) -> None:
+        interval = max(self.settings.stale_heartbeat.total_seconds() / 4, 0.5)
+        while True:
+            await asyncio.sleep(interval)
+            with contextlib.suppress(*QUEUE_CONNECTION_ERRORS):
+                await self._beat(queries, manager)
