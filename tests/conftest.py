@@ -8,8 +8,7 @@ clone of it. Tests that crash or restart PostgreSQL own a separate cluster inste
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,20 +19,7 @@ from acceptance import pytest_addoption, pytest_configure  # noqa: F401  (the ac
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
 from pytest_postgresql import factories
-
-WORKER_ROLE = "genjishimada_queue_worker"
-
-
-@dataclass(frozen=True)
-class Server:
-    host: str
-    port: int
-    user: str
-    password: str | None
-    options: str = ""
-    maintenance_dbname: str = "postgres"
-    template_dbname: str | None = None
-    cluster: PgCluster | None = None
+from testdb import WORKER_ROLE, Connect, Database, Server, make_dsn
 
 
 @pytest.fixture(scope="session")
@@ -57,12 +43,7 @@ def pg_server() -> Iterator[Server]:
 def _migrate_template(
     host: str, port: int, user: str, dbname: str, password: str | None = None, **_: Any
 ) -> None:
-    apply_plan(_dsn(host, port, user, dbname, password))
-
-
-def _dsn(host: str, port: int, user: str, dbname: str, password: str | None = None) -> str:
-    auth = f"{user}:{password}" if password else user
-    return f"postgresql://{auth}@{host}:{port}/{dbname}"
+    apply_plan(make_dsn(host, port, user, dbname, password))
 
 
 postgresql_noproc = factories.postgresql_noproc(
@@ -71,26 +52,14 @@ postgresql_noproc = factories.postgresql_noproc(
 postgresql = factories.postgresql("postgresql_noproc")
 
 
-@dataclass(frozen=True)
-class Database:
-    """A fresh, fully migrated database for one test."""
-
-    dsn: str
-    worker_dsn: str
-    name: str
-
-
 @pytest.fixture
 def db(postgresql: psycopg.Connection[Any], pg_server: Server) -> Database:
     name = postgresql.info.dbname
     return Database(
-        dsn=_dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password),
-        worker_dsn=_dsn(pg_server.host, pg_server.port, WORKER_ROLE, name),
+        dsn=make_dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password),
+        worker_dsn=make_dsn(pg_server.host, pg_server.port, WORKER_ROLE, name),
         name=name,
     )
-
-
-Connect = Callable[..., Awaitable[asyncpg.Connection]]
 
 
 @pytest.fixture
@@ -113,10 +82,10 @@ async def connect(db: Database) -> AsyncIterator[Connect]:
 def empty_database(pg_server: Server) -> Iterator[str]:
     """An empty database (no migrations) on the session server; returns its DSN."""
     name = "genji_empty"
-    admin = _dsn(pg_server.host, pg_server.port, pg_server.user, "postgres", pg_server.password)
+    admin = make_dsn(pg_server.host, pg_server.port, pg_server.user, "postgres", pg_server.password)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name}")
         conn.execute(f"CREATE DATABASE {name}")
-    yield _dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password)
+    yield make_dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

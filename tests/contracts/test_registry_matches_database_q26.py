@@ -1,8 +1,8 @@
 """The SDK registry and the database's event table describe the same 24 entrypoints."""
 
 import pytest
-from conftest import Connect
 from genji_sdk import REGISTRY
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 

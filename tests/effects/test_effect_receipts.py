@@ -5,11 +5,11 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from conftest import Connect
 from genji_api.effects.receipts import begin_effect, complete_effect
 from genji_api.queue.errors import EffectFingerprintMismatchError, StaleClaimError
 from genji_sdk import ClaimToken
 from queue_helpers import claim_next, enqueue_xp
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -6,9 +6,9 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
-from conftest import Connect
 from pgqueuer.models import Job
 from queue_helpers import claim_next, enqueue_xp
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -4,9 +4,9 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from conftest import Connect
 from genji_api.queue.status import job_status
 from queue_helpers import claim_next, enqueue_xp
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -5,10 +5,10 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from conftest import Connect
 from genji_api.queue.errors import JobNotFoundError, JobStateInconsistentError
 from genji_api.queue.status import job_status
 from queue_helpers import claim_next, enqueue_xp
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 

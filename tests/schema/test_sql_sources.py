@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import Connect
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 

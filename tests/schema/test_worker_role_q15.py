@@ -5,7 +5,6 @@ from datetime import timedelta
 
 import asyncpg
 import pytest
-from conftest import Connect, Database
 from pgqueuer import QueueManager
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.errors import RetryRequested
@@ -13,6 +12,7 @@ from pgqueuer.models import Job
 from pgqueuer.queries import Queries
 from pgqueuer.types import QueueExecutionMode
 from queue_helpers import XP_EVENT, enqueue_xp
+from testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

@@ -1,16 +1,20 @@
-"""`just up`: PostgreSQL (private cluster unless DATABASE_URL is set), migrations, services.
+"""`just up`: PostgreSQL (private cluster unless DATABASE_URL is set), migrations, workers.
 
-Stays in the foreground until Ctrl-C or SIGTERM and then stops everything it started,
-the private cluster included.
+Runs the bot and API queue workers as child processes, restarting one that dies the way a
+process manager would. Until Discord and OCR handlers are configured, the workers' handlers
+record their effects in GENJI_RECORDER_DIR (default /tmp/genji-effects). Stays in the
+foreground until Ctrl-C or SIGTERM, then stops the workers (graceful drain) and the cluster.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from contextlib import ExitStack
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
 from genji_devstack.cluster import PgCluster
@@ -28,16 +32,22 @@ def _create_database(cluster: PgCluster) -> str:
     return cluster.dsn(DATABASE)
 
 
-def _set_worker_password(dsn: str) -> None:
-    password = os.environ.get("QUEUE_DATABASE_PASSWORD")
-    if not password:
-        return
+def _set_worker_password(dsn: str, password: str) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(
             sql.SQL("ALTER ROLE {} PASSWORD {}").format(
                 sql.Identifier(WORKER_ROLE), sql.Literal(password)
             )
         )
+
+
+def worker_dsn(dsn: str, password: str | None) -> str:
+    """The same database, logged in as the queue-only worker role."""
+    parts = urlsplit(dsn)
+    auth = WORKER_ROLE + (f":{quote(password, safe='')}" if password else "")
+    host = parts.hostname or ""
+    netloc = f"{auth}@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def _interrupt(*_: object) -> None:
@@ -48,8 +58,37 @@ def _interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
 
+class Workers:
+    def __init__(self, environments: dict[str, dict[str, str]]) -> None:
+        self.environments = environments
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(self, owner: str) -> None:
+        self.processes[owner] = subprocess.Popen(
+            [sys.executable, "-m", "genji_worker", owner],
+            env=self.environments[owner],
+            start_new_session=True,  # Ctrl-C reaches them through us, in order
+        )
+        print(f"{owner} worker started (pid {self.processes[owner].pid})", flush=True)
+
+    def restart_dead(self) -> None:
+        for owner, process in self.processes.items():
+            if process.poll() is not None:
+                print(f"{owner} worker exited with {process.returncode}; restarting", flush=True)
+                self.start(owner)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 def main() -> int:
-    # SIGTERM unwinds exactly like Ctrl-C, so the private cluster is always stopped.
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     with ExitStack() as stack:
@@ -58,15 +97,34 @@ def main() -> int:
             cluster = stack.enter_context(PgCluster())
             dsn = _create_database(cluster)
         applied = apply_plan(dsn)
-        _set_worker_password(dsn)
+        password = os.environ.get("QUEUE_DATABASE_PASSWORD")
+        if password:
+            _set_worker_password(dsn, password)
         print(f"migrations applied: {', '.join(applied) or 'none pending'}", flush=True)
         print(f"database ready: psql {dsn}", flush=True)
-        print("press Ctrl-C to stop", flush=True)
+
+        recorder = os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects")
+        base = {**os.environ, "GENJI_RECORDER_DIR": recorder}
+        workers = Workers(
+            {
+                "bot": {
+                    **base,
+                    "QUEUE_DATABASE_URL": os.environ.get("QUEUE_DATABASE_URL")
+                    or worker_dsn(dsn, password),
+                },
+                "api": {**base, "QUEUE_DATABASE_URL": dsn},
+            }
+        )
+        stack.callback(workers.stop)
+        workers.start("bot")
+        workers.start("api")
+        print(f"effects are recorded in {recorder}/effects.jsonl; press Ctrl-C to stop", flush=True)
         try:
             while True:
-                time.sleep(3600)
+                time.sleep(0.5)
+                workers.restart_dead()
         except KeyboardInterrupt:
-            pass
+            print("stopping workers (graceful drain), then the database", flush=True)
     print("stopped", flush=True)
     return 0
 

@@ -2,8 +2,9 @@
 
 Every effect is appended (and fsynced) as a JSON line before and after it happens, so the
 evidence survives SIGKILL of the worker. What an effect does is steered from outside through
-commands.json: {"<event name or *>:<effect>": "complete" | "fail" | "fail:N" | "uncertain" |
-"hang" | "outage"}. Tests and local runs without a Discord token use it in place of Discord.
+commands.json, {"<event name or *>:<effect>": action}, where action is one of complete, fail,
+fail:N (the first N attempts), uncertain, hang, outage, or crash (SIGKILLs the worker itself).
+Tests and local runs without a Discord token use it in place of Discord.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,9 @@ class EffectRecorder:
         if action == "fail" or (action.startswith("fail:") and context.attempt <= int(action[5:])):
             self._append({**entry, "stage": "failed"})
             raise EffectFailed(f"{effect} failed on command")
+        if action == "crash":
+            self._append({**entry, "stage": "crash"})
+            os.kill(os.getpid(), signal.SIGKILL)
         if action == "outage":
             self._append({**entry, "stage": "outage"})
             raise DependencyUnavailable("discord", "recorder outage")

@@ -1,0 +1,223 @@
+"""Lifecycle acceptance: real worker processes, real SIGKILL/SIGTERM, a real crashing cluster."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+import pytest
+from harness import Stack, eventually, sample
+
+pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
+
+
+async def test_q03_job_accepted_while_worker_offline_is_delivered_after_start(stack: Stack) -> None:
+    job = await stack.enqueue("xp:offline")
+    assert await stack.status(job) == "queued"
+    stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    assert await stack.tally(job) == 1
+    assert stack.recorder.count("announce") == 1
+
+
+@pytest.mark.parametrize(
+    ("kill_at", "announcements"),
+    [("before", 1), ("announce", 1), ("after", 2)],
+    ids=["Q05-before-effects", "Q05-between-effects", "Q05-after-effects-before-completion"],
+)
+async def test_q05_killed_worker_recovers_without_repeating_the_mutation(
+    stack: Stack, kill_at: str, announcements: int
+) -> None:
+    recorder = stack.recorder
+    recorder.command(f"*:{kill_at}", "hang")
+    first = stack.start_worker()
+    job = await stack.enqueue("xp:q05")
+    await stack.until_recorded(kill_at)
+    first.signal(signal.SIGKILL)
+    first.wait()
+
+    recorder.command(f"*:{kill_at}", "complete")
+    stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    assert await stack.tally(job) == 1
+    assert recorder.count("announce") == announcements
+    row = await stack.job(job)
+    assert row["handler_failures"] == 0
+
+
+async def test_q06_drain_timeout_returns_unfinished_work_and_closes_in_order(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "hang")
+    worker = stack.start_worker()
+    job = await stack.enqueue("xp:q06")
+    await stack.until_recorded("announce")
+    manager = await stack.value("SELECT queue_manager_id FROM pgqueuer")
+
+    worker.signal(signal.SIGTERM)
+    assert worker.wait(10) == 0
+    row = await stack.job(job)
+    assert (row["queue_status"], row["queue_manager_id"], row["handler_failures"]) == (
+        "queued",
+        None,
+        0,
+    )
+    assert (
+        await stack.value("SELECT count(*) FROM queue_workers WHERE manager_id = $1", manager) == 0
+    )
+    log = worker.log()
+    assert log.index("drain timeout reached") < log.index("bot worker stopped")
+    assert " ERROR " not in log
+
+    stack.recorder.command("*:announce", "complete")
+    stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    assert await stack.tally(job) == 1
+
+
+async def test_q06_graceful_stop_lets_a_running_job_finish_within_the_drain(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "hang")
+    worker = stack.start_worker(GENJI_QUEUE_DRAIN_TIMEOUT="10")
+    job = await stack.enqueue("xp:q06-drain")
+    await stack.until_recorded("announce")
+    worker.signal(signal.SIGTERM)
+    await asyncio.sleep(0.3)
+    stack.recorder.command("*:announce", "complete")
+    assert worker.wait(15) == 0
+    assert await stack.status(job) == "succeeded"
+
+
+async def test_q07_terminated_backends_reconnect_and_keep_accepted_work(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "hang")
+    worker = stack.start_worker()
+    job = await stack.enqueue("xp:q07-terminate")
+    await stack.until_recorded("announce")
+    await stack.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'genjishimada_queue_worker'"
+    )
+    stack.recorder.command("*:announce", "complete")
+    await stack.until_status(job, "succeeded")
+    later = await stack.enqueue("xp:q07-after")
+    await stack.until_status(later, "succeeded", deadline=5)
+    assert worker.process.poll() is None
+    assert (await stack.job(job))["handler_failures"] == 0
+    assert await stack.tally(job) == 1
+
+
+async def test_q07_cluster_crash_and_restart_resumes_within_seconds(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "hang")
+    worker = stack.start_worker()
+    job = await stack.enqueue("xp:q07-crash")
+    await stack.until_recorded("announce")
+
+    stack.cluster.kill9()
+    await asyncio.sleep(0.5)
+    stack.cluster.start()
+    stack.recorder.command("*:announce", "complete")
+
+    await stack.until_status(job, "succeeded", deadline=15)
+    later = await stack.enqueue("xp:q07-after-crash")
+    await stack.until_status(later, "succeeded", deadline=5)
+    assert worker.process.poll() is None
+    assert (await stack.job(job))["handler_failures"] == 0
+    assert await stack.tally(job) == 1
+
+
+async def test_q07_api_outage_defers_without_consuming_the_failure_budget(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "outage")
+    stack.start_worker()
+    job = await stack.enqueue("xp:q07-outage")
+
+    async def deferred_three_times() -> bool:
+        return stack.recorder.count("announce", "outage") >= 3
+
+    await eventually(deferred_three_times, 20, "three outage deferrals")
+    row = await stack.job(job)
+    assert row["handler_failures"] == 0 and row["queue_status"] in ("queued", "picked")
+    stack.recorder.command("*:announce", "complete")
+    await stack.until_status(job, "succeeded")
+    assert (await stack.job(job))["handler_failures"] == 0
+    assert await stack.tally(job) == 1
+
+
+async def test_q08_two_overlapping_workers_never_duplicate_or_overlap(stack: Stack) -> None:
+    stack.start_worker()
+    stack.start_worker()
+
+    async def both_workers_up() -> bool:
+        return await stack.value("SELECT count(*) FROM queue_workers") == 2
+
+    await eventually(both_workers_up, 20, "two registered workers")
+    jobs = [await stack.enqueue(f"xp:q08-{n}", entity=f"user:{n}") for n in range(8)]
+    for job in jobs:
+        await stack.until_status(job, "succeeded")
+    for job in jobs:
+        assert await stack.tally(job) == 1
+    # Per-entrypoint concurrency 1 across both processes: executions never interleave.
+    events = [e for e in stack.recorder.events() if e["effect"] in ("before", "after")]
+    open_jobs: set[str] = set()
+    for event in events:
+        if event["effect"] == "before" and event["stage"] == "start":
+            assert not open_jobs, f"{event['job_id']} started while {open_jobs} ran"
+            open_jobs.add(event["job_id"])
+        elif event["effect"] == "after" and event["stage"] == "done":
+            open_jobs.discard(event["job_id"])
+
+
+async def test_q08_resumed_stale_worker_cannot_overwrite_the_newer_claim(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "hang")
+    old = stack.start_worker()
+    job = await stack.enqueue("xp:q08-stale")
+    await stack.until_recorded("announce")
+    old.signal(signal.SIGSTOP)  # frozen mid-job: its heartbeats stop
+
+    stack.recorder.command("*:announce", "complete")
+    stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    queue_job_id = (await stack.job(job))["queue_job_id"]
+    logs_after_takeover = await stack.job_logs(queue_job_id)
+
+    old.signal(signal.SIGCONT)
+
+    async def old_finished_its_attempt() -> bool:
+        return stack.recorder.count("after", "done") >= 2 or "taken over" in old.log()
+
+    await eventually(old_finished_its_attempt, 15, "the resumed worker to notice or finish")
+    await asyncio.sleep(0.3)
+    assert await stack.job_logs(queue_job_id) == logs_after_takeover
+    assert logs_after_takeover.count("successful") == 1
+    assert await stack.tally(job) == 1
+    assert await stack.status(job) == "succeeded"
+
+
+async def test_q13_poison_payload_and_held_dependency_do_not_block_other_jobs(stack: Stack) -> None:
+    stack.recorder.command("api.playtest.create:announce", "fail")
+    poison = await stack.enqueue("xp:poison", payload={"user_id": "not-a-number"})
+    parent = await stack.enqueue(
+        "playtest:create:1", event="api.playtest.create", payload=sample("api.playtest.create")
+    )
+    child = await stack.enqueue("xp:child", entity="user:9", depends_on=parent)
+    others = [await stack.enqueue(f"xp:other-{n}", entity=f"user:{n}") for n in range(3)]
+    stack.start_worker()
+
+    for job in others:
+        await stack.until_status(job, "succeeded")
+    await stack.until_status(poison, "failed")
+    await stack.until_status(parent, "failed")
+    await stack.until_status(child, "failed")
+    assert (await stack.job(poison))["error_code"] == "MalformedPayload"
+    assert (await stack.job(parent))["error_code"] == "EffectFailed"
+    assert (await stack.job(child))["error_code"] == "DependencyFailed"
+
+
+async def test_q17_exhausted_retries_hold_with_generation_summary_and_budget(stack: Stack) -> None:
+    stack.recorder.command("*:announce", "fail")
+    stack.start_worker()
+    job = await stack.enqueue("xp:q17")
+    await stack.until_status(job, "failed")
+    row = await stack.job(job)
+    assert row["queue_status"] == "failed"
+    assert row["handler_failures"] == 4  # three scheduled retries, then held
+    assert row["retry_generation"] == 0
+    assert row["error_code"] == "EffectFailed" and "announce failed" in row["error_msg"]
+    assert row["held_at"] is not None
+    assert await stack.value("SELECT count(*) FROM jobs") == 1
+    assert await stack.tally(job) == 1  # the receipt kept the mutation to one across retries

@@ -1,0 +1,54 @@
+"""Queue health: depth by state, oldest ready age, held and uncertain counts, worker liveness."""
+
+import subprocess
+import sys
+from uuid import uuid4
+
+import pytest
+from queue_helpers import claim_next, enqueue_xp
+from testdb import Connect, Database
+
+pytestmark = pytest.mark.queue
+
+
+async def test_metrics_count_every_state_and_worker_liveness(connect: Connect) -> None:
+    conn, worker = await connect(), await connect("worker")
+    for n in range(4):
+        await enqueue_xp(conn, f"xp:{n}", grant_id=n)
+    running = await claim_next(conn, uuid4())
+    held = await claim_next(conn, uuid4())
+    assert running is not None and held is not None
+    await conn.execute(
+        "SELECT queue_hold($1, $2, $3, '{}')", held.id, held.queue_manager_id, held.updated
+    )
+    await conn.execute("UPDATE pgqueuer SET execute_after = now() + interval '1 hour' WHERE id = 4")
+    await conn.execute(
+        "UPDATE pgqueuer SET execute_after = now() - interval '90 seconds' WHERE id = 3"
+    )
+    job_id = await conn.fetchval("SELECT id FROM jobs WHERE queue_job_id = 1")
+    await conn.execute(
+        "INSERT INTO effect_bindings (job_id, effect_key, destination, state) VALUES ($1, 'send', 'c:1', 'uncertain')",
+        job_id,
+    )
+    await worker.execute("SELECT queue_worker_beat($1, 'bot', 'host', 1)", uuid4())
+    await conn.execute(
+        "INSERT INTO queue_workers (manager_id, owner, host, pid, beat_at) VALUES ($1, 'api', 'h', 2, now() - interval '5 minutes')",
+        uuid4(),
+    )
+
+    row = await conn.fetchrow("SELECT * FROM queue_metrics()")
+    assert row is not None
+    assert (row["ready"], row["delayed"], row["running"], row["held"]) == (1, 1, 1, 1)
+    assert row["uncertain_effects"] == 1
+    assert row["oldest_ready_age"].total_seconds() >= 90
+    assert (row["workers_alive"], row["workers_silent"]) == (1, 1)
+
+
+def test_report_command_prints_the_metrics(db: Database) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "genji_api.queue.report", "--database", db.dsn],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "ready" in result.stdout and "workers_alive" in result.stdout
