@@ -122,6 +122,15 @@ class FencedQueries(Queries):
             self.claims[job.id] = claim_of(job)
         return jobs
 
+    async def next_deferred_eta(self, entrypoints: list[str]) -> timedelta | None:
+        # While claiming is paused, sleep until the pause ends instead of polling for work
+        # that would not be claimed.
+        remaining = self.paused_until - time.monotonic()
+        if remaining > 0:
+            return timedelta(seconds=remaining)
+        eta: timedelta | None = await super().next_deferred_eta(entrypoints)
+        return eta
+
     async def call(self, function: str, claim: ClaimToken, *args: Any) -> Any:
         """Call one of the fenced SQL functions with a claim token; returns its value."""
         placeholders = ", ".join(f"${n}" for n in range(1, len(args) + 4))

@@ -135,14 +135,12 @@ class QueueSupervisor:
                         "SELECT queue_worker_stopped($1)", manager.queue_manager_id
                     )
                 return
-            if lost.is_set() or (
-                runner.done() and isinstance(runner.exception(), QUEUE_CONNECTION_ERRORS)
-            ):
-                log.warning("queue connection lost; cancelling its executions and reconnecting")
-                await self._abandon(manager, runner, queries)
-                return
-            error = runner.exception()
-            raise RuntimeError("queue manager stopped unexpectedly") from error
+            error = runner.exception() if runner.done() and not lost.is_set() else None
+            if error is not None and not isinstance(error, QUEUE_CONNECTION_ERRORS):
+                raise RuntimeError("queue manager stopped unexpectedly") from error
+            # The connection died, or PGQueuer's listener health check gave up on it.
+            log.warning("queue connection lost; cancelling its executions and reconnecting")
+            await self._abandon(manager, runner, queries)
         finally:
             for task in (beats, stop, gone):
                 task.cancel()

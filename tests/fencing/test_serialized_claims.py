@@ -1,0 +1,38 @@
+"""Per-entrypoint concurrency 1 holds across processes: dequeues are serialized."""
+
+import asyncio
+from datetime import timedelta
+from uuid import uuid4
+
+import pytest
+from genji_worker.claims import DeadlineDriver, FencedQueries
+from pgqueuer.ports.repository import EntrypointExecutionParameter
+from queue_helpers import XP_EVENT, enqueue_xp
+from testdb import Connect
+
+pytestmark = pytest.mark.queue
+
+LIMIT_ONE = {XP_EVENT: EntrypointExecutionParameter(concurrency_limit=1)}
+
+
+async def test_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(connect: Connect) -> None:
+    owner = await connect()
+    workers = []
+    for _ in range(2):
+        conn = await connect("worker")
+        workers.append(FencedQueries(DeadlineDriver(conn, timedelta(seconds=5), lambda: None)))
+
+    for trial in range(40):
+        await owner.execute("DELETE FROM pgqueuer")
+        for n in range(2):
+            await enqueue_xp(owner, f"xp:{trial}:{n}", grant_id=trial * 2 + n)
+        barrier = asyncio.Barrier(2)
+
+        async def claim(queries: FencedQueries) -> int:
+            await barrier.wait()
+            jobs = await queries.dequeue(1, LIMIT_ONE, uuid4(), 2, timedelta(seconds=60))
+            return len(jobs)
+
+        claimed = await asyncio.gather(*(claim(q) for q in workers))
+        assert sum(claimed) == 1, f"trial {trial}: {claimed}"
+        assert await owner.fetchval("SELECT count(*) FROM pgqueuer WHERE status = 'picked'") == 1
