@@ -28,7 +28,7 @@ async def test_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(connect: 
             await enqueue_xp(owner, f"xp:{trial}:{n}", grant_id=trial * 2 + n)
         barrier = asyncio.Barrier(2)
 
-        async def claim(queries: FencedQueries) -> int:
+        async def claim(queries: FencedQueries, barrier: asyncio.Barrier = barrier) -> int:
             await barrier.wait()
             jobs = await queries.dequeue(1, LIMIT_ONE, uuid4(), 2, timedelta(seconds=60))
             return len(jobs)
