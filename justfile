@@ -46,6 +46,7 @@ schema-dump: deps
 migrate: deps
     uv run --frozen python -m genji_api.migrate
 
-# Producer enqueue throughput: enqueue_job against stock PGQueuer enqueue (see bench/README.md).
+# Queue benchmarks: producer enqueue, then worker drain, latency and recovery (bench/README.md).
 bench: deps
     uv run --frozen python bench/enqueue.py
+    uv run --frozen python bench/worker.py

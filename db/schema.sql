@@ -1329,6 +1329,13 @@ CREATE INDEX pgqueuer_log_status ON public.pgqueuer_log USING btree (status);
 
 
 --
+-- Name: pgqueuer_one_running_per_entrypoint; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX pgqueuer_one_running_per_entrypoint ON public.pgqueuer USING btree (entrypoint) WHERE (status = 'picked'::public.pgqueuer_status);
+
+
+--
 -- Name: pgqueuer_priority_id_id1_idx; Type: INDEX; Schema: public; Owner: -
 --
 

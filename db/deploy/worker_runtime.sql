@@ -7,6 +7,12 @@ CREATE TABLE queue_workers (
     beat_at    timestamptz NOT NULL DEFAULT now()
 );
 
+-- At most one running job per entrypoint, whichever worker claimed it. PGQueuer 1.1.1 counts
+-- running jobs from its statement snapshot, so two workers dequeuing at once could both start
+-- one; the losing claim now fails and claims nothing.
+CREATE UNIQUE INDEX pgqueuer_one_running_per_entrypoint ON pgqueuer (entrypoint)
+    WHERE status = 'picked';
+
 \ir ../../sql/fencing.sql
 \ir ../../sql/gates.sql
 \ir ../../sql/metrics.sql

@@ -25,4 +25,5 @@ BEGIN
 END
 $$;
 DROP FUNCTION queue_resume_dependents(bigint);
+DROP INDEX pgqueuer_one_running_per_entrypoint;
 DROP TABLE queue_workers;

@@ -4,3 +4,4 @@ SELECT 'queue_resume_dependents(bigint)'::regprocedure;
 SELECT 'queue_metrics(interval)'::regprocedure;
 SELECT 1 / has_function_privilege('genjishimada_queue_worker',
     'queue_begin(bigint, uuid, timestamptz, integer, interval)', 'EXECUTE')::int;
+SELECT 'pgqueuer_one_running_per_entrypoint'::regclass;

@@ -1,4 +1,4 @@
-"""Per-entrypoint concurrency 1 holds across processes: dequeues are serialized."""
+"""Per-entrypoint concurrency 1 holds across processes, even for simultaneous dequeues."""
 
 import asyncio
 from datetime import timedelta

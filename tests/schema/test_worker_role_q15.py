@@ -26,7 +26,7 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
 
     qm = QueueManager(Queries(AsyncpgDriver(worker)))
 
-    @qm.entrypoint(XP_EVENT, on_failure="hold")
+    @qm.entrypoint(XP_EVENT, concurrency_limit=1, on_failure="hold")
     async def handle(job: Job) -> None:
         seen.append(job.id)
         if job.id == 1:

@@ -1,6 +1,6 @@
 """The queue worker runtime shared by the bot and API processes.
 
-claims.py      claiming (serialized PGQueuer dequeue) and the fenced writes that follow
+claims.py      claiming (PGQueuer's dequeue) and the fenced writes that follow
 executor.py    per-job policy: start gate, payload decoding, timeouts, retry/defer/hold
 supervisor.py  runs PGQueuer's QueueManager, reconnects, drains and shuts down in order
 """

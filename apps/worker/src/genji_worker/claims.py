@@ -3,8 +3,8 @@
 PGQueuer still selects, claims and schedules work and detects stale heartbeats. This adapter
 changes three things about how 1.1.1 talks to the database:
 
-- dequeues are serialized across processes with an advisory lock, so the per-entrypoint
-  concurrency limit cannot be overshot by two workers reading the same snapshot;
+- a claim that would start a second running job of an entrypoint (two workers dequeuing from
+  the same snapshot) fails on a unique index and claims nothing;
 - every terminal, retry and heartbeat write goes through a fenced SQL function keyed by the
   claim token, so a stale owner changes nothing;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
@@ -33,9 +33,6 @@ from pgqueuer.queries import Queries
 from genji_worker.errors import error_record
 
 log = logging.getLogger("genji.queue")
-
-# Serializes dequeues of every worker on one database (an arbitrary, fixed key).
-CLAIM_LOCK_KEY = 0x67656E6A69
 
 T = TypeVar("T")
 
@@ -103,10 +100,7 @@ class FencedQueries(Queries):
     ) -> list[Job]:
         if time.monotonic() < self.paused_until:
             return []
-        # The lock is taken in its own statement so the dequeue's snapshot, taken after it,
-        # sees every claim committed by the previous holder.
         try:
-            await self.driver.execute("SELECT pg_advisory_lock($1)", CLAIM_LOCK_KEY)
             jobs: list[Job] = await super().dequeue(
                 batch_size,
                 entrypoints,
@@ -114,10 +108,9 @@ class FencedQueries(Queries):
                 global_concurrency_limit,
                 heartbeat_timeout,
             )
-        finally:
-            await asyncio.shield(
-                self.driver.execute("SELECT pg_advisory_unlock($1)", CLAIM_LOCK_KEY)
-            )
+        except asyncpg.UniqueViolationError:
+            # Another worker claimed this entrypoint's one running slot at the same moment.
+            return []
         for job in jobs:
             self.claims[job.id] = claim_of(job)
         return jobs

@@ -15,7 +15,8 @@ class WorkerSettings:
     """Concurrent executions per process (PGQueuer's max_concurrent_tasks)."""
     batch_size: int = 1
     entrypoint_concurrency: int = 1
-    """Concurrent executions per entrypoint across every worker process."""
+    """Running jobs per entrypoint across every worker process. The database enforces exactly
+    one (a unique index), so this is fixed and exists to be stated, not tuned."""
     polling_fallback: timedelta = timedelta(seconds=5)
     """How long an idle worker waits for a NOTIFY before polling anyway."""
     stale_heartbeat: timedelta = timedelta(seconds=60)
@@ -45,6 +46,8 @@ class WorkerSettings:
     def __post_init__(self) -> None:
         if self.active_jobs < 2 * self.batch_size:
             raise ValueError("active_jobs must be at least twice batch_size (PGQueuer 1.1.1 rule)")
+        if self.entrypoint_concurrency != 1:
+            raise ValueError("entrypoint_concurrency is enforced as 1 by the database")
         if self.stale_heartbeat <= timedelta(0) or self.command_timeout <= timedelta(0):
             raise ValueError("stale_heartbeat and command_timeout must be positive")
 
