@@ -10,6 +10,8 @@ AS $$
     INSERT INTO queue_workers (manager_id, owner, host, pid)
     VALUES (p_manager, p_owner, left(p_host, 200), p_pid)
     ON CONFLICT (manager_id) DO UPDATE SET beat_at = now();
+    -- Killed workers never say goodbye; forget them once they have been silent for a day.
+    DELETE FROM queue_workers WHERE beat_at < now() - interval '1 day';
 $$;
 
 CREATE OR REPLACE FUNCTION queue_worker_stopped(p_manager uuid) RETURNS void

@@ -105,12 +105,14 @@ class QueueSupervisor:
         queries.on_lost = self._cancel_execution
         self.outages.queries = queries
         manager = QueueManager(queries)
-        self.manager_id = manager.queue_manager_id
+        previous, self.manager_id = self.manager_id, manager.queue_manager_id
         for name, handler in self.handlers.items():
             manager.register_executor(name, self._executor(name, handler, queries))
 
         try:
             await self._release_orphans(queries)
+            if previous is not None:
+                await queries.driver.execute("SELECT queue_worker_stopped($1)", previous)
             await self._beat(queries, manager)
         except QUEUE_CONNECTION_ERRORS:
             return
