@@ -58,12 +58,13 @@ BEGIN
     WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
 
     IF NOT FOUND THEN
-        -- Locking the claimed queue row also makes a concurrent stale-reclaim skip it.
+        -- KEY SHARE keeps the claim for this transaction: a stale reclaim (FOR UPDATE SKIP
+        -- LOCKED) skips the row and completion waits, while heartbeats still go through.
         PERFORM 1
         FROM public.jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
         WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
           AND q.status = 'picked'
-        FOR UPDATE OF q;
+        FOR KEY SHARE OF q;
         IF NOT FOUND THEN
             RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
                 p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
@@ -167,6 +168,11 @@ BEGIN
 
     v_hash := encode(sha256(convert_to(p_payload::text, 'UTF8')), 'hex');
 
+    -- Producers of one entity take turns until commit, so event_seq order is commit order.
+    IF p_entity_key IS NOT NULL THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended('genji.entity:' || p_entity_key, 0));
+    END IF;
+
     -- A concurrent enqueue of the same key waits here for the other transaction and then
     -- resolves to its job instead of failing.
     INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
@@ -204,7 +210,7 @@ BEGIN
             'payload', p_payload,
             'trace', v_trace
         )::text, 'UTF8'),
-        now(), v_job_id::text, 'queued'
+        now(), p_event_name || ':' || p_event_key, 'queued'
     );
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_queue_id, 'queued', p_event_name, 0);
@@ -346,6 +352,7 @@ DECLARE
     v_ordered  boolean;
     v_claims   integer;
     v_parent   text;
+    v_wait     interval;
 BEGIN
     PERFORM 1 FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
@@ -356,6 +363,8 @@ BEGIN
         RETURN;
     END IF;
 
+    SELECT least(p_wait * power(2, least(q.attempts, 10)), interval '1 minute') INTO v_wait
+    FROM pgqueuer q WHERE q.id = p_id;
     SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_id;
     IF NOT FOUND THEN
         PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
@@ -382,7 +391,7 @@ BEGIN
     IF v_job.depends_on IS NOT NULL THEN
         SELECT s.status INTO v_parent FROM job_public_status(v_job.depends_on) s;
         IF v_parent IN ('queued', 'processing') THEN
-            PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_wait, jsonb_build_object(
+            PERFORM queue_retry(p_id, p_manager, p_claimed_at, v_wait, jsonb_build_object(
                 'exception_type', 'AwaitingDependency',
                 'exception_message', format('waiting for job %s', v_job.depends_on)));
             RETURN QUERY SELECT 'deferred'::text, v_job.retry_generation, v_job.handler_failures;
@@ -401,10 +410,10 @@ BEGIN
         SELECT 1
         FROM public.jobs e
         JOIN queue_event_types et ON et.event_name = e.action AND et.entity_ordered
-        JOIN pgqueuer eq ON eq.id = e.queue_job_id AND eq.status IN ('queued', 'picked')
+        JOIN pgqueuer eq ON eq.id = e.queue_job_id
         WHERE e.entity_key = v_job.entity_key AND e.event_seq < v_job.event_seq
     ) THEN
-        PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_wait, jsonb_build_object(
+        PERFORM queue_retry(p_id, p_manager, p_claimed_at, v_wait, jsonb_build_object(
             'exception_type', 'AwaitingEarlierEvent',
             'exception_message', format('an earlier job for %s is unfinished', v_job.entity_key)));
         RETURN QUERY SELECT 'deferred'::text, v_job.retry_generation, v_job.handler_failures;
@@ -436,9 +445,21 @@ BEGIN
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
-    PERFORM queue_resume_dependents(v_row.id);
+    PERFORM queue_resume_waiters(v_row.id);
     RETURN true;
 END
+$$;
+
+
+--
+-- Name: queue_event_owner(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_event_owner(p_event_name text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT t.owner FROM queue_event_types t WHERE t.event_name = p_event_name;
 $$;
 
 
@@ -629,36 +650,45 @@ $$;
 
 
 --
--- Name: queue_resume_dependents(bigint); Type: FUNCTION; Schema: public; Owner: -
+-- Name: queue_resume_waiters(bigint); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.queue_resume_dependents(p_parent_queue_id bigint) RETURNS void
+CREATE FUNCTION public.queue_resume_waiters(p_queue_id bigint) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
-    v_parent uuid;
+    v_job public.jobs;
 BEGIN
-    SELECT j.id INTO v_parent FROM public.jobs j WHERE j.queue_job_id = p_parent_queue_id;
-    IF v_parent IS NULL OR NOT EXISTS (SELECT 1 FROM public.jobs d WHERE d.depends_on = v_parent) THEN
+    SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_queue_id;
+    IF NOT FOUND THEN
         RETURN;
     END IF;
-    WITH dependents AS (
-        SELECT d.queue_job_id AS id, d.error_code FROM public.jobs d WHERE d.depends_on = v_parent
+    WITH waiters AS (
+        SELECT d.queue_job_id AS id, d.error_code = 'DependencyFailed' AS held_for_parent
+        FROM public.jobs d WHERE d.depends_on = v_job.id
+        UNION ALL
+        SELECT e.queue_job_id, false
+        FROM public.jobs e
+        WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
+          AND e.event_seq > v_job.event_seq
     ), resumed AS (
         UPDATE pgqueuer q
         SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
-        FROM dependents d
-        WHERE q.id = d.id
-          AND (q.status = 'queued' OR (q.status = 'failed' AND d.error_code = 'DependencyFailed'))
+        FROM waiters w
+        WHERE q.id = w.id
+          AND ((q.status = 'queued' AND q.execute_after > now())
+               OR (q.status = 'failed' AND w.held_for_parent))
         RETURNING q.id, q.entrypoint, q.priority
     )
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
     SELECT r.id, 'queued', r.entrypoint, r.priority,
-           jsonb_build_object('exception_type', 'DependencyResolved',
-                              'exception_message', format('job %s succeeded', v_parent))
+           jsonb_build_object('exception_type', 'WaitOver',
+                              'exception_message', format('job %s succeeded', v_job.id))
     FROM resumed r;
-    PERFORM queue_wake();
+    IF FOUND THEN
+        PERFORM queue_wake();
+    END IF;
 END
 $$;
 
@@ -1443,6 +1473,32 @@ ALTER TABLE ONLY public.queue_import_dispositions
 
 
 --
+-- Name: pgqueuer_log bot_claim_logs; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY bot_claim_logs ON public.pgqueuer_log FOR INSERT TO genjishimada_queue_worker WITH CHECK (((status = 'picked'::public.pgqueuer_status) AND (public.queue_event_owner(entrypoint) = 'bot'::text)));
+
+
+--
+-- Name: pgqueuer bot_owned_jobs; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY bot_owned_jobs ON public.pgqueuer TO genjishimada_queue_worker USING ((public.queue_event_owner(entrypoint) = 'bot'::text));
+
+
+--
+-- Name: pgqueuer; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.pgqueuer ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: pgqueuer_log; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.pgqueuer_log ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: -
 --
 
@@ -1508,6 +1564,14 @@ GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claim
 
 
 --
+-- Name: FUNCTION queue_event_owner(p_event_name text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_event_owner(p_event_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_event_owner(p_event_name text) TO genjishimada_queue_worker;
+
+
+--
 -- Name: FUNCTION queue_fail(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_delays interval[], p_error jsonb); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1554,10 +1618,10 @@ GRANT ALL ON FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claime
 
 
 --
--- Name: FUNCTION queue_resume_dependents(p_parent_queue_id bigint); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION queue_resume_waiters(p_queue_id bigint); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.queue_resume_dependents(p_parent_queue_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.queue_resume_waiters(p_queue_id bigint) FROM PUBLIC;
 
 
 --
@@ -1595,7 +1659,35 @@ GRANT ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) TO genjishimad
 -- Name: TABLE pgqueuer; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+GRANT SELECT ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+
+
+--
+-- Name: COLUMN pgqueuer.queue_manager_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(queue_manager_id) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+
+
+--
+-- Name: COLUMN pgqueuer.updated; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(updated) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+
+
+--
+-- Name: COLUMN pgqueuer.heartbeat; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(heartbeat) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+
+
+--
+-- Name: COLUMN pgqueuer.status; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(status) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
 
 
 --

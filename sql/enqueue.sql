@@ -45,6 +45,11 @@ BEGIN
 
     v_hash := encode(sha256(convert_to(p_payload::text, 'UTF8')), 'hex');
 
+    -- Producers of one entity take turns until commit, so event_seq order is commit order.
+    IF p_entity_key IS NOT NULL THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended('genji.entity:' || p_entity_key, 0));
+    END IF;
+
     -- A concurrent enqueue of the same key waits here for the other transaction and then
     -- resolves to its job instead of failing.
     INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
@@ -82,7 +87,7 @@ BEGIN
             'payload', p_payload,
             'trace', v_trace
         )::text, 'UTF8'),
-        now(), v_job_id::text, 'queued'
+        now(), p_event_name || ':' || p_event_key, 'queued'
     );
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_queue_id, 'queued', p_event_name, 0);

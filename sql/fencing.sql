@@ -21,40 +21,50 @@ BEGIN
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
-    PERFORM queue_resume_dependents(v_row.id);
+    PERFORM queue_resume_waiters(v_row.id);
     RETURN true;
 END
 $$;
 
--- Jobs that depend on a job that just succeeded: waiting ones become ready now, and ones held
--- because the parent had failed go back to the queue by themselves.
-CREATE OR REPLACE FUNCTION queue_resume_dependents(p_parent_queue_id bigint) RETURNS void
+-- Jobs waiting on a job that just succeeded: its dependents and later events of its entity
+-- become ready now instead of at their next re-check, and dependents held because the parent
+-- had failed go back to the queue by themselves.
+CREATE OR REPLACE FUNCTION queue_resume_waiters(p_queue_id bigint) RETURNS void
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
 AS $$
 DECLARE
-    v_parent uuid;
+    v_job public.jobs;
 BEGIN
-    SELECT j.id INTO v_parent FROM public.jobs j WHERE j.queue_job_id = p_parent_queue_id;
-    IF v_parent IS NULL OR NOT EXISTS (SELECT 1 FROM public.jobs d WHERE d.depends_on = v_parent) THEN
+    SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_queue_id;
+    IF NOT FOUND THEN
         RETURN;
     END IF;
-    WITH dependents AS (
-        SELECT d.queue_job_id AS id, d.error_code FROM public.jobs d WHERE d.depends_on = v_parent
+    WITH waiters AS (
+        SELECT d.queue_job_id AS id, d.error_code = 'DependencyFailed' AS held_for_parent
+        FROM public.jobs d WHERE d.depends_on = v_job.id
+        UNION ALL
+        SELECT e.queue_job_id, false
+        FROM public.jobs e
+        WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
+          AND e.event_seq > v_job.event_seq
     ), resumed AS (
         UPDATE pgqueuer q
         SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
-        FROM dependents d
-        WHERE q.id = d.id
-          AND (q.status = 'queued' OR (q.status = 'failed' AND d.error_code = 'DependencyFailed'))
+        FROM waiters w
+        WHERE q.id = w.id
+          AND ((q.status = 'queued' AND q.execute_after > now())
+               OR (q.status = 'failed' AND w.held_for_parent))
         RETURNING q.id, q.entrypoint, q.priority
     )
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
     SELECT r.id, 'queued', r.entrypoint, r.priority,
-           jsonb_build_object('exception_type', 'DependencyResolved',
-                              'exception_message', format('job %s succeeded', v_parent))
+           jsonb_build_object('exception_type', 'WaitOver',
+                              'exception_message', format('job %s succeeded', v_job.id))
     FROM resumed r;
-    PERFORM queue_wake();
+    IF FOUND THEN
+        PERFORM queue_wake();
+    END IF;
 END
 $$;
 

@@ -2,8 +2,10 @@
 -- worker right after PGQueuer claims a row; performs the resulting write itself so the decision
 -- and the state change are one transaction. Returns one row:
 --   decision 'run'      run the handler (retry_generation and handler_failures are for context)
---            'deferred' rescheduled after p_wait without charging the failure budget: an earlier
---                       job of the same entity, or the depends_on parent, is still unfinished
+--            'deferred' rescheduled without charging the failure budget: an earlier job of the
+--                       same entity (held included), or the depends_on parent, is unfinished.
+--                       The re-check interval starts at p_wait and doubles up to a minute; the
+--                       awaited job's completion wakes the waiter at once (queue_resume_waiters)
 --            'held'     held with a diagnostic: the worker died with this job claimed more than
 --                       p_max_reclaims times, or the depends_on parent failed terminally
 --            'lost'     the caller's claim is stale; nothing was written
@@ -19,6 +21,7 @@ DECLARE
     v_ordered  boolean;
     v_claims   integer;
     v_parent   text;
+    v_wait     interval;
 BEGIN
     PERFORM 1 FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
@@ -29,6 +32,8 @@ BEGIN
         RETURN;
     END IF;
 
+    SELECT least(p_wait * power(2, least(q.attempts, 10)), interval '1 minute') INTO v_wait
+    FROM pgqueuer q WHERE q.id = p_id;
     SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_id;
     IF NOT FOUND THEN
         PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
@@ -55,7 +60,7 @@ BEGIN
     IF v_job.depends_on IS NOT NULL THEN
         SELECT s.status INTO v_parent FROM job_public_status(v_job.depends_on) s;
         IF v_parent IN ('queued', 'processing') THEN
-            PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_wait, jsonb_build_object(
+            PERFORM queue_retry(p_id, p_manager, p_claimed_at, v_wait, jsonb_build_object(
                 'exception_type', 'AwaitingDependency',
                 'exception_message', format('waiting for job %s', v_job.depends_on)));
             RETURN QUERY SELECT 'deferred'::text, v_job.retry_generation, v_job.handler_failures;
@@ -74,10 +79,10 @@ BEGIN
         SELECT 1
         FROM public.jobs e
         JOIN queue_event_types et ON et.event_name = e.action AND et.entity_ordered
-        JOIN pgqueuer eq ON eq.id = e.queue_job_id AND eq.status IN ('queued', 'picked')
+        JOIN pgqueuer eq ON eq.id = e.queue_job_id
         WHERE e.entity_key = v_job.entity_key AND e.event_seq < v_job.event_seq
     ) THEN
-        PERFORM queue_retry(p_id, p_manager, p_claimed_at, p_wait, jsonb_build_object(
+        PERFORM queue_retry(p_id, p_manager, p_claimed_at, v_wait, jsonb_build_object(
             'exception_type', 'AwaitingEarlierEvent',
             'exception_message', format('an earlier job for %s is unfinished', v_job.entity_key)));
         RETURN QUERY SELECT 'deferred'::text, v_job.retry_generation, v_job.handler_failures;

@@ -21,12 +21,13 @@ BEGIN
     WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
 
     IF NOT FOUND THEN
-        -- Locking the claimed queue row also makes a concurrent stale-reclaim skip it.
+        -- KEY SHARE keeps the claim for this transaction: a stale reclaim (FOR UPDATE SKIP
+        -- LOCKED) skips the row and completion waits, while heartbeats still go through.
         PERFORM 1
         FROM public.jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
         WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
           AND q.status = 'picked'
-        FOR UPDATE OF q;
+        FOR KEY SHARE OF q;
         IF NOT FOUND THEN
             RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
                 p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)

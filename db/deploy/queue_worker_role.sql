@@ -17,10 +17,26 @@ REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
 GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
-GRANT SELECT, UPDATE, DELETE ON pgqueuer TO genjishimada_queue_worker;
+-- PGQueuer's dequeue claims rows itself; every other state change goes through the fenced
+-- functions below, so the worker may only touch the claim columns and never delete.
+GRANT SELECT, UPDATE (status, updated, heartbeat, queue_manager_id) ON pgqueuer
+    TO genjishimada_queue_worker;
 GRANT INSERT ON pgqueuer_log TO genjishimada_queue_worker;
 -- PGQueuer's startup check only looks for the statistics table in information_schema.
 GRANT SELECT (id) ON pgqueuer_statistics TO genjishimada_queue_worker;
+
+-- The bot's login sees and claims only the events the bot owns, and writes only claim log
+-- rows; API-owned work and terminal outcomes are out of its reach. The owner bypasses these.
+\ir ../../sql/ownership.sql
+REVOKE EXECUTE ON FUNCTION queue_event_owner(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION queue_event_owner(text) TO genjishimada_queue_worker;
+
+ALTER TABLE pgqueuer ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bot_owned_jobs ON pgqueuer TO genjishimada_queue_worker
+    USING (queue_event_owner(entrypoint) = 'bot');
+ALTER TABLE pgqueuer_log ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bot_claim_logs ON pgqueuer_log FOR INSERT TO genjishimada_queue_worker
+    WITH CHECK (status = 'picked' AND queue_event_owner(entrypoint) = 'bot');
 
 GRANT EXECUTE ON FUNCTION
     queue_complete(bigint, uuid, timestamptz),

@@ -18,7 +18,7 @@ CREATE UNIQUE INDEX pgqueuer_one_running_per_entrypoint ON pgqueuer (entrypoint)
 \ir ../../sql/metrics.sql
 
 REVOKE EXECUTE ON FUNCTION
-    queue_resume_dependents(bigint),
+    queue_resume_waiters(bigint),
     queue_begin(bigint, uuid, timestamptz, integer, interval),
     queue_worker_beat(uuid, text, text, integer),
     queue_worker_stopped(uuid),

@@ -24,6 +24,6 @@ BEGIN
     RETURN true;
 END
 $$;
-DROP FUNCTION queue_resume_dependents(bigint);
+DROP FUNCTION queue_resume_waiters(bigint);
 DROP INDEX pgqueuer_one_running_per_entrypoint;
 DROP TABLE queue_workers;

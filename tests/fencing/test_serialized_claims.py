@@ -36,3 +36,18 @@ async def test_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(connect: 
         claimed = await asyncio.gather(*(claim(q) for q in workers))
         assert sum(claimed) == 1, f"trial {trial}: {claimed}"
         assert await owner.fetchval("SELECT count(*) FROM pgqueuer WHERE status = 'picked'") == 1
+
+
+async def test_reclaiming_our_own_running_job_stops_the_earlier_execution(connect: Connect) -> None:
+    owner, conn = await connect(), await connect("worker")
+    lost: list[object] = []
+    queries = FencedQueries(
+        DeadlineDriver(conn, timedelta(seconds=5), lambda: None), on_lost=lost.append
+    )
+    await enqueue_xp(owner, "xp:1")
+    manager = uuid4()
+    first = await queries.dequeue(1, LIMIT_ONE, manager, 2, timedelta(seconds=60))
+    await owner.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+    second = await queries.dequeue(1, LIMIT_ONE, manager, 2, timedelta(seconds=60))
+    assert [j.id for j in first] == [j.id for j in second]
+    assert len(lost) == 1 and lost[0] != queries.claims[first[0].id]

@@ -22,6 +22,8 @@ async def test_q03_job_accepted_while_worker_offline_is_delivered_after_start(st
 
 @pytest.mark.parametrize(
     ("kill_at", "announcements"),
+    # The recorder's announce has no send binding, so a kill after it repeats the send; what
+    # must never repeat is the receipt-guarded database mutation.
     [("before", 1), ("announce", 1), ("after", 2)],
     ids=["Q05-before-effects", "Q05-between-effects", "Q05-after-effects-before-completion"],
 )
@@ -119,6 +121,18 @@ async def test_q07_cluster_crash_and_restart_resumes_within_seconds(stack: Stack
     assert worker.process.poll() is None
     assert (await stack.job(job))["handler_failures"] == 0
     assert await stack.tally(job) == 1
+
+
+async def test_q07_database_restart_with_shutdown_window_reconnects(stack: Stack) -> None:
+    worker = stack.start_worker()
+    first = await stack.enqueue("xp:q07-before-restart")
+    await stack.until_status(first, "succeeded")
+    for _ in range(2):  # connection attempts land in the shutting-down / starting-up windows
+        stack.cluster.restart()
+        job = await stack.enqueue(f"xp:q07-restart-{_}")
+        await stack.until_status(job, "succeeded", deadline=10)
+    assert worker.process.poll() is None
+    assert "queue worker died" not in worker.log()
 
 
 async def test_q07_api_outage_defers_without_consuming_the_failure_budget(stack: Stack) -> None:

@@ -1,15 +1,15 @@
-"""Q15: the real worker role runs a stock PGQueuer consumer and reaches nothing else."""
+"""Q15: the real worker role runs PGQueuer's QueueManager on the fenced adapter, and reaches
+nothing else."""
 
 import asyncio
 from datetime import timedelta
 
 import asyncpg
 import pytest
+from genji_worker.claims import DeadlineDriver, FencedQueries
 from pgqueuer import QueueManager
-from pgqueuer.db import AsyncpgDriver
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job
-from pgqueuer.queries import Queries
 from pgqueuer.types import QueueExecutionMode
 from queue_helpers import XP_EVENT, enqueue_xp
 from testdb import Connect, Database
@@ -24,7 +24,7 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
     seen: list[int] = []
     heartbeat_advanced: list[bool] = []
 
-    qm = QueueManager(Queries(AsyncpgDriver(worker)))
+    qm = QueueManager(FencedQueries(DeadlineDriver(worker, timedelta(seconds=10), lambda: None)))
 
     @qm.entrypoint(XP_EVENT, concurrency_limit=1, on_failure="hold")
     async def handle(job: Job) -> None:
@@ -74,6 +74,9 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
         "SELECT * FROM processed_messages",
         "SELECT * FROM pgqueuer_log",
         "INSERT INTO pgqueuer (priority, entrypoint, status) VALUES (0, 'x', 'queued')",
+        "UPDATE pgqueuer SET payload = 'x'",
+        "UPDATE pgqueuer SET execute_after = now()",
+        "DELETE FROM pgqueuer",
         "SELECT * FROM enqueue_job('api.xp.grant', '{}', 'k')",
         "SELECT * FROM job_public_status(gen_random_uuid())",
         "CREATE TABLE public.sneaky (id int)",
@@ -91,6 +94,9 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
         "q15-read-processed-messages",
         "q15-read-queue-log",
         "q15-enqueue-directly",
+        "q15-rewrite-payload",
+        "q15-reschedule",
+        "q15-delete-queue-row",
         "q15-call-enqueue",
         "q15-call-status",
         "q15-create-table",
@@ -118,3 +124,25 @@ async def test_q15_worker_role_has_no_password_or_elevated_attributes(
         "SELECT count(*) FROM pg_namespace WHERE nspowner = 'genjishimada_queue_worker'::regrole"
     )
     assert owns == 0
+
+
+async def test_q15_worker_role_cannot_see_api_jobs_or_forge_outcomes(connect: Connect) -> None:
+    owner = await connect()
+    await owner.execute(
+        "SELECT enqueue_job('completion.ocr.requested', '{\"completion_id\": 1}', 'ocr:1')"
+    )
+    await enqueue_xp(owner, "xp:1")
+    worker = await connect("worker")
+    visible = await worker.fetch("SELECT entrypoint FROM pgqueuer")
+    assert [r["entrypoint"] for r in visible] == [XP_EVENT]
+    assert (
+        await worker.execute(
+            "UPDATE pgqueuer SET status = 'picked' WHERE entrypoint = 'completion.ocr.requested'"
+        )
+        == "UPDATE 0"
+    )
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="row-level security"):
+        await worker.execute(
+            "INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority) VALUES (2, 'successful', $1, 0)",
+            XP_EVENT,
+        )

@@ -14,16 +14,15 @@ import subprocess
 import sys
 import time
 from contextlib import ExitStack
-from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
 from genji_devstack.cluster import PgCluster
+from genji_worker.process import WORKER_ROLE, worker_dsn
 from psycopg import sql
 
 from genji_api.migrate import apply_plan
 
 DATABASE = "genjishimada"
-WORKER_ROLE = "genjishimada_queue_worker"
 
 
 def _create_database(cluster: PgCluster) -> str:
@@ -39,15 +38,6 @@ def _set_worker_password(dsn: str, password: str) -> None:
                 sql.Identifier(WORKER_ROLE), sql.Literal(password)
             )
         )
-
-
-def worker_dsn(dsn: str, password: str | None) -> str:
-    """The same database, logged in as the queue-only worker role."""
-    parts = urlsplit(dsn)
-    auth = WORKER_ROLE + (f":{quote(password, safe='')}" if password else "")
-    host = parts.hostname or ""
-    netloc = f"{auth}@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def _interrupt(*_: object) -> None:
@@ -104,14 +94,15 @@ def main() -> int:
         print(f"database ready: psql {dsn}", flush=True)
 
         recorder = os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects")
-        base = {**os.environ, "GENJI_RECORDER_DIR": recorder}
+        # The bot's environment never carries the owner's connection string.
+        base = {
+            k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL")
+        }
+        base["GENJI_RECORDER_DIR"] = recorder
+        bot_dsn = os.environ.get("QUEUE_DATABASE_URL") or worker_dsn(dsn, password)
         workers = Workers(
             {
-                "bot": {
-                    **base,
-                    "QUEUE_DATABASE_URL": os.environ.get("QUEUE_DATABASE_URL")
-                    or worker_dsn(dsn, password),
-                },
+                "bot": {**base, "QUEUE_DATABASE_URL": bot_dsn},
                 "api": {**base, "QUEUE_DATABASE_URL": dsn},
             }
         )

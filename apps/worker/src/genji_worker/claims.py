@@ -112,6 +112,11 @@ class FencedQueries(Queries):
             # Another worker claimed this entrypoint's one running slot at the same moment.
             return []
         for job in jobs:
+            earlier = self.claims.get(job.id)
+            if earlier is not None:
+                # Our own execution missed its heartbeats and the job was reclaimed (by us):
+                # the earlier run must stop, its writes are fenced out already.
+                self.on_lost(earlier)
             self.claims[job.id] = claim_of(job)
         return jobs
 

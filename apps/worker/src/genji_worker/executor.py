@@ -19,6 +19,7 @@ supervisor or by stale-heartbeat reclaim.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -56,9 +57,18 @@ Handler = Callable[[msgspec.Struct, JobContext], Awaitable[None]]
 QUEUE_CONNECTION_ERRORS = (
     asyncpg.InterfaceError,
     asyncpg.PostgresConnectionError,
+    # Server shutting down, restarting or in recovery (57P01, 57P02, 57P03).
+    asyncpg.OperatorInterventionError,
     ConnectionError,
     OSError,
     QueueCommandTimeout,
+)
+# The same failures seen by a handler on its own connections: an outage, not a handler bug.
+DATABASE_OUTAGES = (
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    ConnectionError,
 )
 
 
@@ -124,6 +134,14 @@ class PolicyExecutor(AbstractEntrypointExecutor):
                 type(error).__name__,
             )
             self.queries.settle(claim)
+        except asyncpg.PostgresError as error:
+            # One of our own queue writes failed (privileges, a deadlock, a statement timeout):
+            # not the handler's fault. Give the job back and pause instead of holding it.
+            log.error("job %s: queue write failed: %s", job.id, error)
+            self.outages.report("queue database", None, actionable=True)
+            with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, asyncpg.PostgresError):
+                await self.queries.call("queue_release", claim, "queue write failed")
+            self.queries.settle(claim)
         finally:
             self.running.pop(claim, None)
 
@@ -145,6 +163,10 @@ class PolicyExecutor(AbstractEntrypointExecutor):
 
         try:
             envelope = decode_envelope(job.payload or b"")
+            if envelope.event_name != job.entrypoint:
+                raise MalformedEnvelopeError(
+                    f"envelope names {envelope.event_name!r} but the job is {job.entrypoint!r}"
+                )
             payload = decode_envelope_payload(envelope)
         except (
             MalformedEnvelopeError,
@@ -178,8 +200,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             await self._defer(
                 claim, self.outages.report("configuration", None, actionable=True), error
             )
-        except (asyncpg.PostgresConnectionError, ConnectionError) as error:
-            # The handler's own dependency connection failed: an outage, not a handler bug.
+        except DATABASE_OUTAGES as error:
             await self._defer(claim, self.outages.report("database", None), error)
         except TimeoutError:
             await self._fail(

@@ -7,6 +7,7 @@ import logging
 import os
 import signal
 from collections.abc import Mapping
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import asyncpg
 from genji_sdk import Owner
@@ -18,11 +19,30 @@ from genji_worker.supervisor import QueueSupervisor
 log = logging.getLogger("genji.queue")
 
 
-def queue_dsn() -> str:
-    dsn = os.environ.get("QUEUE_DATABASE_URL") or os.environ.get("DATABASE_URL")
+WORKER_ROLE = "genjishimada_queue_worker"
+
+
+def worker_dsn(dsn: str, password: str | None) -> str:
+    """The same database, logged in as the queue-only worker role."""
+    parts = urlsplit(dsn)
+    auth = WORKER_ROLE + (f":{quote(password, safe='')}" if password else "")
+    netloc = f"{auth}@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def queue_dsn(owner: Owner, environ: Mapping[str, str] = os.environ) -> str:
+    """Where this worker's queue connection goes.
+
+    QUEUE_DATABASE_URL wins. Otherwise the API worker uses the API's DATABASE_URL, and the bot
+    worker uses DATABASE_URL's location with the worker login and QUEUE_DATABASE_PASSWORD:
+    the bot never falls back to the owner's credentials.
+    """
+    if environ.get("QUEUE_DATABASE_URL"):
+        return environ["QUEUE_DATABASE_URL"]
+    dsn = environ.get("DATABASE_URL")
     if not dsn:
         raise SystemExit("QUEUE_DATABASE_URL (or DATABASE_URL) must name the queue database")
-    return dsn
+    return dsn if owner == "api" else worker_dsn(dsn, environ.get("QUEUE_DATABASE_PASSWORD"))
 
 
 async def serve(owner: Owner, handlers: Mapping[str, Handler], dsn: str) -> None:
@@ -47,7 +67,7 @@ def run_worker_process(owner: Owner, handlers: Mapping[str, Handler]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     try:
-        asyncio.run(serve(owner, handlers, queue_dsn()))
+        asyncio.run(serve(owner, handlers, queue_dsn(owner)))
     except Exception:
         log.exception("%s queue worker died", owner)
         return 1

@@ -1,0 +1,213 @@
+"""queue_begin: the start gate every execution passes before its handler runs."""
+
+import asyncio
+from datetime import timedelta
+from uuid import UUID, uuid4
+
+import asyncpg
+import pytest
+from genji_api.queue.enqueue import enqueue_job
+from pgqueuer.models import Job
+from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
+from testdb import Connect
+
+pytestmark = pytest.mark.queue
+
+WAIT = timedelta(milliseconds=200)
+
+
+async def _begin(conn: asyncpg.Connection, job: Job, max_reclaims: int = 2) -> str:
+    return str(
+        await conn.fetchval(
+            "SELECT decision FROM queue_begin($1, $2, $3, $4, $5)",
+            job.id,
+            job.queue_manager_id,
+            job.updated,
+            max_reclaims,
+            WAIT,
+        )
+    )
+
+
+async def _claim(conn: asyncpg.Connection, entrypoint: str = XP_EVENT) -> Job:
+    job = await claim_next(conn, uuid4(), entrypoint)
+    assert job is not None
+    return job
+
+
+async def _enqueue(
+    conn: asyncpg.Connection,
+    key: str,
+    entity: str,
+    depends_on: UUID | None = None,
+    event: str = XP_EVENT,
+) -> UUID:
+    async with conn.transaction():
+        status = await conn.fetchrow(
+            "SELECT job_id FROM enqueue_job($1, '{\"n\": 1}', $2, $3, $4)",
+            event,
+            key,
+            entity,
+            depends_on,
+        )
+    assert status is not None
+    return UUID(str(status["job_id"]))
+
+
+async def test_a_stale_claim_is_lost_and_changes_nothing(connect: Connect) -> None:
+    conn = await connect()
+    await enqueue_xp(conn, "xp:1")
+    stale = await _claim(conn)
+    await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+    await claim_next(conn, uuid4())
+    assert await _begin(conn, stale) == "lost"
+
+
+async def test_a_job_whose_workers_keep_dying_is_held(connect: Connect) -> None:
+    conn = await connect()
+    job_id = (await enqueue_xp(conn, "xp:1")).id
+    for _ in range(3):  # three owners die mid-run: claimed, never finished
+        await _claim(conn)
+        await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+    last = await _claim(conn)
+    assert await _begin(conn, last, max_reclaims=2) == "held"
+    row = await conn.fetchrow("SELECT error_code, handler_failures FROM jobs WHERE id = $1", job_id)
+    assert row is not None and tuple(row) == ("WorkerLost", 0)
+
+
+async def test_dependent_defers_while_parent_is_pending_then_is_woken_by_its_success(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    parent = await _enqueue(conn, "p", "user:1", event="api.playtest.create")
+    child = await _enqueue(conn, "c", "user:2", depends_on=parent)
+    child_claim = await _claim(conn)
+    assert await _begin(conn, child_claim) == "deferred"
+    assert await conn.fetchval(
+        "SELECT execute_after > now() FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
+        child,
+    )
+
+    parent_claim = await _claim(conn, "api.playtest.create")
+    assert await conn.fetchval(
+        "SELECT queue_complete($1, $2, $3)",
+        parent_claim.id,
+        parent_claim.queue_manager_id,
+        parent_claim.updated,
+    )
+    assert await conn.fetchval(
+        "SELECT execute_after <= now() FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
+        child,
+    )
+    assert await _begin(conn, await _claim(conn)) == "run"
+
+
+async def test_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    parent = await _enqueue(conn, "p", "user:1", event="api.playtest.create")
+    await _enqueue(conn, "c", "user:2", depends_on=parent)
+    parent_claim = await _claim(conn, "api.playtest.create")
+    await conn.execute(
+        'SELECT queue_hold($1, $2, $3, \'{"exception_type": "Boom"}\')',
+        parent_claim.id,
+        parent_claim.queue_manager_id,
+        parent_claim.updated,
+    )
+    assert await _begin(conn, await _claim(conn)) == "held"
+    assert (
+        await conn.fetchval("SELECT error_code FROM jobs WHERE depends_on = $1", parent)
+        == "DependencyFailed"
+    )
+
+    await conn.execute(
+        "UPDATE pgqueuer SET status = 'queued' WHERE entrypoint = 'api.playtest.create'"
+    )
+    again = await _claim(conn, "api.playtest.create")
+    assert await conn.fetchval(
+        "SELECT queue_complete($1, $2, $3)", again.id, again.queue_manager_id, again.updated
+    )
+    assert (
+        await conn.fetchval(
+            "SELECT q.status::text FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.depends_on = $1",
+            parent,
+        )
+        == "queued"
+    )
+
+
+@pytest.mark.parametrize("earlier_state", ["queued", "held"])
+async def test_a_later_event_of_an_entity_waits_for_an_unfinished_earlier_one(
+    connect: Connect, earlier_state: str
+) -> None:
+    conn = await connect()
+    await _enqueue(conn, "first", "user:1", event="api.notification.delivery")
+    await _enqueue(conn, "second", "user:1")
+    if earlier_state == "held":
+        first = await _claim(conn, "api.notification.delivery")
+        await conn.execute(
+            "SELECT queue_hold($1, $2, $3, '{}')", first.id, first.queue_manager_id, first.updated
+        )
+    assert await _begin(conn, await _claim(conn)) == "deferred"
+
+
+async def test_unordered_read_model_refreshes_do_not_wait(connect: Connect) -> None:
+    conn = await connect()
+    await _enqueue(conn, "first", "completion:1", event="api.completion.verification")
+    await _enqueue(conn, "upvote", "completion:1", event="api.completion.upvote")
+    assert await _begin(conn, await _claim(conn, "api.completion.upvote")) == "run"
+
+
+async def test_deferral_backs_off_but_stays_bounded(connect: Connect) -> None:
+    conn = await connect()
+    await _enqueue(conn, "first", "user:1", event="api.notification.delivery")
+    await _enqueue(conn, "second", "user:1")
+    delays = []
+    for _ in range(4):
+        await conn.execute(
+            "UPDATE pgqueuer SET execute_after = now() - interval '1 second' WHERE entrypoint = $1",
+            XP_EVENT,
+        )
+        claim = await _claim(conn)
+        assert await _begin(conn, claim) == "deferred"
+        delays.append(
+            await conn.fetchval(
+                "SELECT execute_after - now() FROM pgqueuer WHERE id = $1", claim.id
+            )
+        )
+    assert delays == sorted(delays) and delays[-1] > delays[0]
+    assert delays[-1] <= timedelta(minutes=1)
+
+
+async def test_concurrent_producers_of_one_entity_get_sequences_in_commit_order(
+    connect: Connect,
+) -> None:
+    first, second = await connect(), await connect()
+    tx = first.transaction()
+    await tx.start()
+    await enqueue_job(
+        first,
+        event_name=XP_EVENT,
+        payload=xp_payload(grant_id=1),
+        event_key="a",
+        entity_key="user:1",
+    )
+
+    async def later() -> None:
+        async with second.transaction():
+            await enqueue_job(
+                second,
+                event_name=XP_EVENT,
+                payload=xp_payload(grant_id=2),
+                event_key="b",
+                entity_key="user:1",
+            )
+
+    waiting = asyncio.create_task(later())
+    await asyncio.sleep(0.2)
+    assert not waiting.done()  # the second producer waits for the first to commit
+    await tx.commit()
+    await waiting
+    seqs = await first.fetch("SELECT event_key FROM jobs ORDER BY event_seq")
+    assert [r["event_key"] for r in seqs] == ["a", "b"]
