@@ -452,18 +452,6 @@ $$;
 
 
 --
--- Name: queue_event_owner(text); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.queue_event_owner(p_event_name text) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'public', 'pg_temp'
-    AS $$
-    SELECT t.owner FROM queue_event_types t WHERE t.event_name = p_event_name;
-$$;
-
-
---
 -- Name: queue_fail(bigint, uuid, timestamp with time zone, interval[], jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1476,14 +1464,18 @@ ALTER TABLE ONLY public.queue_import_dispositions
 -- Name: pgqueuer_log bot_claim_logs; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY bot_claim_logs ON public.pgqueuer_log FOR INSERT TO genjishimada_queue_worker WITH CHECK (((status = 'picked'::public.pgqueuer_status) AND (public.queue_event_owner(entrypoint) = 'bot'::text)));
+CREATE POLICY bot_claim_logs ON public.pgqueuer_log FOR INSERT TO genjishimada_queue_worker WITH CHECK (((status = 'picked'::public.pgqueuer_status) AND (entrypoint IN ( SELECT t.event_name
+   FROM public.queue_event_types t
+  WHERE (t.owner = 'bot'::text)))));
 
 
 --
 -- Name: pgqueuer bot_owned_jobs; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY bot_owned_jobs ON public.pgqueuer TO genjishimada_queue_worker USING ((public.queue_event_owner(entrypoint) = 'bot'::text));
+CREATE POLICY bot_owned_jobs ON public.pgqueuer TO genjishimada_queue_worker USING ((entrypoint IN ( SELECT t.event_name
+   FROM public.queue_event_types t
+  WHERE (t.owner = 'bot'::text))));
 
 
 --
@@ -1561,14 +1553,6 @@ GRANT ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_
 
 REVOKE ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) TO genjishimada_queue_worker;
-
-
---
--- Name: FUNCTION queue_event_owner(p_event_name text); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.queue_event_owner(p_event_name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.queue_event_owner(p_event_name text) TO genjishimada_queue_worker;
 
 
 --
@@ -1702,6 +1686,13 @@ GRANT INSERT ON TABLE public.pgqueuer_log TO genjishimada_queue_worker;
 --
 
 GRANT SELECT(id) ON TABLE public.pgqueuer_statistics TO genjishimada_queue_worker;
+
+
+--
+-- Name: TABLE queue_event_types; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.queue_event_types TO genjishimada_queue_worker;
 
 
 --

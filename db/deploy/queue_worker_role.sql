@@ -27,16 +27,18 @@ GRANT SELECT (id) ON pgqueuer_statistics TO genjishimada_queue_worker;
 
 -- The bot's login sees and claims only the events the bot owns, and writes only claim log
 -- rows; API-owned work and terminal outcomes are out of its reach. The owner bypasses these.
-\ir ../../sql/ownership.sql
-REVOKE EXECUTE ON FUNCTION queue_event_owner(text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION queue_event_owner(text) TO genjishimada_queue_worker;
-
+-- The event registry (names and owners, no job data) is readable so the policies stay plain,
+-- once-per-query subqueries.
+GRANT SELECT ON queue_event_types TO genjishimada_queue_worker;
 ALTER TABLE pgqueuer ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bot_owned_jobs ON pgqueuer TO genjishimada_queue_worker
-    USING (queue_event_owner(entrypoint) = 'bot');
+    USING (entrypoint IN (SELECT t.event_name FROM queue_event_types t WHERE t.owner = 'bot'));
 ALTER TABLE pgqueuer_log ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bot_claim_logs ON pgqueuer_log FOR INSERT TO genjishimada_queue_worker
-    WITH CHECK (status = 'picked' AND queue_event_owner(entrypoint) = 'bot');
+    WITH CHECK (
+        status = 'picked'
+        AND entrypoint IN (SELECT t.event_name FROM queue_event_types t WHERE t.owner = 'bot')
+    );
 
 GRANT EXECUTE ON FUNCTION
     queue_complete(bigint, uuid, timestamptz),

@@ -2,7 +2,6 @@ DROP POLICY bot_claim_logs ON pgqueuer_log;
 ALTER TABLE pgqueuer_log DISABLE ROW LEVEL SECURITY;
 DROP POLICY bot_owned_jobs ON pgqueuer;
 ALTER TABLE pgqueuer DISABLE ROW LEVEL SECURITY;
-DROP FUNCTION queue_event_owner(text);
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM genjishimada_queue_worker;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM genjishimada_queue_worker;
 REVOKE ALL ON SCHEMA public FROM genjishimada_queue_worker;
