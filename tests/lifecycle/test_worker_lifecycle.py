@@ -75,6 +75,26 @@ async def test_q06_drain_timeout_returns_unfinished_work_and_closes_in_order(sta
     assert await stack.tally(job) == 1
 
 
+async def test_q06_shutdown_with_the_database_down_leaves_work_for_stale_recovery(
+    stack: Stack,
+) -> None:
+    stack.recorder.command("*:announce", "hang")
+    worker = stack.start_worker()
+    job = await stack.enqueue("xp:q06-db-down")
+    await stack.until_recorded("announce")
+    stack.cluster.stop()
+    worker.signal(signal.SIGTERM)
+    assert worker.wait(20) == 0  # bounded: drain, cancel, then give up on the dead database
+    stack.cluster.start()
+    assert (await stack.job(job))["queue_status"] == "picked"  # nothing terminal was written
+
+    stack.recorder.command("*:announce", "complete")
+    stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    assert (await stack.job(job))["handler_failures"] == 0
+    assert await stack.tally(job) == 1
+
+
 async def test_q06_graceful_stop_lets_a_running_job_finish_within_the_drain(stack: Stack) -> None:
     stack.recorder.command("*:announce", "hang")
     worker = stack.start_worker(GENJI_QUEUE_DRAIN_TIMEOUT="10")
@@ -137,7 +157,7 @@ async def test_q07_database_restart_with_shutdown_window_reconnects(stack: Stack
 
 async def test_q07_api_outage_defers_without_consuming_the_failure_budget(stack: Stack) -> None:
     stack.recorder.command("*:announce", "outage")
-    stack.start_worker()
+    worker = stack.start_worker()
     job = await stack.enqueue("xp:q07-outage")
 
     async def deferred_three_times() -> bool:
@@ -150,6 +170,8 @@ async def test_q07_api_outage_defers_without_consuming_the_failure_budget(stack:
     await stack.until_status(job, "succeeded")
     assert (await stack.job(job))["handler_failures"] == 0
     assert await stack.tally(job) == 1
+    log = worker.log()  # one line per outage and per recovery, not one per attempt
+    assert log.count("discord unavailable") == 1 and log.count("available again") == 1
 
 
 async def test_q08_two_overlapping_workers_never_duplicate_or_overlap(stack: Stack) -> None:
