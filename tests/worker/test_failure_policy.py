@@ -68,7 +68,9 @@ async def _job(conn: asyncpg.Connection) -> asyncpg.Record:
 
 async def _until(probe: Callable[[], Awaitable[bool]], seconds: float = 10) -> None:
     async with asyncio.timeout(seconds):
-        while not await probe():
+        while True:
+            if await probe():
+                return
             await asyncio.sleep(0.02)
 
 
