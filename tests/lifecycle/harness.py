@@ -197,14 +197,11 @@ class Stack:
 
         await eventually(probe, deadline, f"{count} x {effect}/{stage} in the recorder")
 
-    def job_logs(self, queue_job_id: int) -> Awaitable[list[str]]:
-        async def read() -> list[str]:
-            rows = await self.sql(
-                "SELECT status::text FROM pgqueuer_log WHERE job_id = $1 ORDER BY id", queue_job_id
-            )
-            return [r[0] for r in rows]
-
-        return read()
+    async def job_logs(self, queue_job_id: int) -> list[str]:
+        rows = await self.sql(
+            "SELECT status::text FROM pgqueuer_log WHERE job_id = $1 ORDER BY id", queue_job_id
+        )
+        return [r[0] for r in rows]
 
 
 def new_stack(tmp: Path) -> Stack:

@@ -16,6 +16,7 @@ import logging
 import os
 import random
 import socket
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -59,7 +60,7 @@ class QueueSupervisor:
         self.running: dict[ClaimToken, asyncio.Task[Any]] = {}
         self._stop = asyncio.Event()
         self._orphaned: list[ClaimToken] = []
-        self.manager_id: Any = None
+        self.manager_id: uuid.UUID | None = None
 
     def request_stop(self) -> None:
         """Begin graceful shutdown; run() returns once it is complete."""
