@@ -134,7 +134,7 @@ $$;
 -- Name: enqueue_job(text, jsonb, text, text, uuid, integer, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text DEFAULT NULL::text, p_depends_on uuid DEFAULT NULL::uuid, p_schema_version integer DEFAULT NULL::integer, p_trace jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(job_id uuid, status text, error_code text, error_msg text, created boolean)
+CREATE FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text DEFAULT NULL::text, p_depends_on uuid DEFAULT NULL::uuid, p_schema_version integer DEFAULT NULL::integer, p_trace jsonb DEFAULT '{}'::jsonb, OUT job_id uuid, OUT status text, OUT error_code text, OUT error_msg text, OUT created boolean) RETURNS record
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -189,15 +189,19 @@ BEGIN
                 quote_literal(p_event_key), p_event_name
                 USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
         END IF;
-        RETURN QUERY SELECT s.job_id, s.status, s.error_code, s.error_msg, false
-                     FROM job_public_status(v_existing.id) s;
+        SELECT s.job_id, s.status, s.error_code, s.error_msg, false
+        INTO job_id, status, error_code, error_msg, created
+        FROM job_public_status(v_existing.id) s;
         RETURN;
     END IF;
 
     -- Only allow-listed tracing keys are ever stored.
-    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
-    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
-    WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+    v_trace := '{}';
+    IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
+        SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
+        FROM jsonb_each_text(p_trace) e
+        WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+    END IF;
 
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
     VALUES (
@@ -215,7 +219,9 @@ BEGIN
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_queue_id, 'queued', p_event_name, 0);
 
-    RETURN QUERY SELECT v_job_id, 'queued'::text, NULL::text, NULL::text, true;
+    job_id := v_job_id;
+    status := 'queued';
+    created := true;
 END
 $$;
 
@@ -1519,10 +1525,10 @@ REVOKE ALL ON FUNCTION public.effect_receipt_require_completion() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb, OUT job_id uuid, OUT status text, OUT error_code text, OUT error_msg text, OUT created boolean); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb, OUT job_id uuid, OUT status text, OUT error_code text, OUT error_msg text, OUT created boolean) FROM PUBLIC;
 
 
 --

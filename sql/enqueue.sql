@@ -10,8 +10,13 @@ CREATE OR REPLACE FUNCTION enqueue_job(
     p_entity_key     text DEFAULT NULL,
     p_depends_on     uuid DEFAULT NULL,
     p_schema_version integer DEFAULT NULL,
-    p_trace          jsonb DEFAULT '{}'
-) RETURNS TABLE (job_id uuid, status text, error_code text, error_msg text, created boolean)
+    p_trace          jsonb DEFAULT '{}',
+    OUT job_id       uuid,
+    OUT status       text,
+    OUT error_code   text,
+    OUT error_msg    text,
+    OUT created      boolean
+)
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
 AS $$
@@ -66,15 +71,19 @@ BEGIN
                 quote_literal(p_event_key), p_event_name
                 USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
         END IF;
-        RETURN QUERY SELECT s.job_id, s.status, s.error_code, s.error_msg, false
-                     FROM job_public_status(v_existing.id) s;
+        SELECT s.job_id, s.status, s.error_code, s.error_msg, false
+        INTO job_id, status, error_code, error_msg, created
+        FROM job_public_status(v_existing.id) s;
         RETURN;
     END IF;
 
     -- Only allow-listed tracing keys are ever stored.
-    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
-    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
-    WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+    v_trace := '{}';
+    IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
+        SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
+        FROM jsonb_each_text(p_trace) e
+        WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+    END IF;
 
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
     VALUES (
@@ -92,6 +101,8 @@ BEGIN
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_queue_id, 'queued', p_event_name, 0);
 
-    RETURN QUERY SELECT v_job_id, 'queued'::text, NULL::text, NULL::text, true;
+    job_id := v_job_id;
+    status := 'queued';
+    created := true;
 END
 $$;
