@@ -360,7 +360,8 @@ DECLARE
     v_parent   text;
     v_wait     interval;
 BEGIN
-    PERFORM 1 FROM pgqueuer q
+    SELECT least(p_wait * power(2, least(q.attempts, 10)), interval '1 minute') INTO v_wait
+    FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
       AND q.status = 'picked'
     FOR UPDATE;
@@ -368,9 +369,6 @@ BEGIN
         RETURN QUERY SELECT 'lost'::text, NULL::integer, NULL::integer;
         RETURN;
     END IF;
-
-    SELECT least(p_wait * power(2, least(q.attempts, 10)), interval '1 minute') INTO v_wait
-    FROM pgqueuer q WHERE q.id = p_id;
     SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_id;
     IF NOT FOUND THEN
         PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
