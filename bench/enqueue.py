@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import asyncpg
-from genji_api.migrate import apply_plan
+from common import at_least, migrated_database
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.cluster import PgCluster
 from genji_sdk import encode_payload
@@ -151,17 +151,6 @@ async def timed_run(
     return n / (elapsed / 1e9), latencies
 
 
-async def create_database(cluster: PgCluster) -> str:
-    admin = await asyncpg.connect(cluster.dsn())
-    try:
-        await admin.execute(f"CREATE DATABASE {DATABASE}")
-    finally:
-        await admin.close()
-    dsn = cluster.dsn(DATABASE)
-    await asyncio.to_thread(apply_plan, dsn)
-    return dsn
-
-
 async def server_facts(conn: asyncpg.Connection) -> str:
     version = await conn.fetchval("SHOW server_version")
     fsync = await conn.fetchval("SHOW fsync")
@@ -170,7 +159,7 @@ async def server_facts(conn: asyncpg.Connection) -> str:
 
 
 async def bench(cluster: PgCluster, n: int, rounds: int, warmup: int) -> dict[str, Result]:
-    dsn = await create_database(cluster)
+    dsn = await migrated_database(cluster, DATABASE)
     conn = await asyncpg.connect(dsn)
     try:
         await conn.execute(SCRATCH_DDL)
@@ -226,11 +215,7 @@ def report(results: dict[str, Result]) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    def positive(text: str) -> int:
-        value = int(text)
-        if value < 1:
-            raise argparse.ArgumentTypeError("must be at least 1")
-        return value
+    positive = at_least(1)
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
     parser.add_argument("--n", type=positive, default=2000, help="transactions per case per round")

@@ -45,7 +45,7 @@ from uuid import UUID
 
 import asyncpg
 import msgspec
-from genji_api.migrate import apply_plan
+from common import at_least, migrated_database
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.cluster import PgCluster
 from genji_sdk import REGISTRY, JobContext, Owner
@@ -143,15 +143,6 @@ class Bench:
         return await asyncpg.connect(
             self.worker_dsn, server_settings={"application_name": f"genji-{OWNER}-worker"}
         )
-
-
-async def create_database(cluster: PgCluster) -> None:
-    admin = await asyncpg.connect(cluster.dsn())
-    try:
-        await admin.execute(f"CREATE DATABASE {DATABASE}")
-    finally:
-        await admin.close()
-    await asyncio.to_thread(apply_plan, cluster.dsn(DATABASE))
 
 
 async def enqueue_one(conn: asyncpg.Connection, key: str, n: int) -> UUID:
@@ -702,7 +693,7 @@ class Report:
 
 
 async def run(cluster: PgCluster, args: argparse.Namespace) -> Report:
-    await create_database(cluster)
+    await migrated_database(cluster, DATABASE)
     workdir = Path(tempfile.mkdtemp(prefix="genji-bench-worker-", dir="/tmp"))
     bench = Bench(cluster, workdir)
     fleet = Fleet(bench, EffectRecorder(workdir / "effects"))
@@ -736,17 +727,7 @@ async def run(cluster: PgCluster, args: argparse.Namespace) -> Report:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    def positive(text: str) -> int:
-        value = int(text)
-        if value < 1:
-            raise argparse.ArgumentTypeError("must be at least 1")
-        return value
-
-    def at_least_two(text: str) -> int:
-        value = positive(text)
-        if value < 2:
-            raise argparse.ArgumentTypeError("must be at least 2")
-        return value
+    positive, at_least_two = at_least(1), at_least(2)
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
     parser.add_argument("--n", type=positive, default=1000, help="jobs per drain run")
