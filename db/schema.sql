@@ -1700,5 +1700,12 @@ GRANT SELECT ON TABLE public.queue_event_types TO genjishimada_queue_worker;
 
 
 --
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: -; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE <owner> REVOKE ALL ON FUNCTIONS  FROM PUBLIC;
+
+
+--
 -- PostgreSQL database dump complete
 --

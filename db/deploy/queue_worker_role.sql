@@ -14,7 +14,8 @@ $$;
 -- no execution of application functions.
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
-ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+-- Global form: a per-schema default cannot take back what PUBLIC is granted globally.
+ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
 GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
 -- PGQueuer's dequeue claims rows itself; every other state change goes through the fenced
