@@ -150,7 +150,9 @@ async def test_q15_worker_role_cannot_see_api_jobs_or_forge_outcomes(connect: Co
 
 async def test_q15_functions_added_later_are_not_callable_by_the_worker(connect: Connect) -> None:
     owner = await connect()
-    await owner.execute("CREATE FUNCTION later_admin_helper() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+    await owner.execute(
+        "CREATE FUNCTION later_admin_helper() RETURNS int LANGUAGE sql AS 'SELECT 1'"
+    )
     worker = await connect("worker")
     with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied"):
         await worker.fetchval("SELECT later_admin_helper()")

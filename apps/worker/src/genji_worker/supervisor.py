@@ -34,6 +34,9 @@ log = logging.getLogger("genji.queue")
 
 Connect = Callable[[], Awaitable[asyncpg.Connection]]
 
+# Removing the liveness row and closing the connection after the drain.
+STOP_CLEANUP_SECONDS = 2.0
+
 
 async def _run_by_policy_executor(job: Job, context: Context) -> None:
     """Placeholder PGQueuer requires; PolicyExecutor calls the registered handler itself."""
@@ -92,7 +95,7 @@ class QueueSupervisor:
                 await self._session(conn)
             finally:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(conn.close(), 2)
+                    await asyncio.wait_for(conn.close(), STOP_CLEANUP_SECONDS)
                 conn.terminate()
 
     async def _sleep(self, seconds: float) -> None:
@@ -133,9 +136,13 @@ class QueueSupervisor:
             await asyncio.wait({runner, stop, gone}, return_when=asyncio.FIRST_COMPLETED)
             if self._stop.is_set() and not lost.is_set():
                 await self._drain(manager, runner)
-                with contextlib.suppress(*QUEUE_CONNECTION_ERRORS):
-                    await queries.driver.execute(
-                        "SELECT queue_worker_stopped($1)", manager.queue_manager_id
+                # Best effort and brief, so the whole stop fits the 45 s container grace.
+                with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
+                    await asyncio.wait_for(
+                        queries.driver.execute(
+                            "SELECT queue_worker_stopped($1)", manager.queue_manager_id
+                        ),
+                        STOP_CLEANUP_SECONDS,
                     )
                 return
             error = runner.exception() if runner.done() and not lost.is_set() else None
