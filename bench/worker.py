@@ -48,6 +48,8 @@ import msgspec
 from common import at_least, migrated_database
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.cluster import PgCluster
+from genji_queue.enqueue import enqueue_job as queue_enqueue
+from genji_queue.status import job_public_status
 from genji_sdk import REGISTRY, JobContext, Owner
 from genji_sdk.payloads.xp import XpGrantEvent
 from genji_worker.executor import Handler
@@ -68,15 +70,15 @@ OWNER: Owner = "bot"
 EVENT = "api.xp.grant"
 
 RESET_SQL = "TRUNCATE pgqueuer, pgqueuer_log, public.jobs CASCADE"
-ENQUEUE_SQL = "SELECT job_id FROM enqueue_job($1, $2::jsonb, $3, $4)"
-STATUS_SQL = "SELECT status FROM job_public_status($1)"
 QUEUE_BUSY_SQL = "SELECT EXISTS (SELECT 1 FROM pgqueuer)"
 
 # The spec settings for the in-process supervisor: production defaults, shorter polling.
 SUPERVISOR_SETTINGS = WorkerSettings(polling_fallback=timedelta(seconds=0.5))
 STOCK_POLLING = timedelta(seconds=0.5)
 # Worker processes: production defaults except these (seconds).
-PROCESS_SETTINGS = {"GENJI_QUEUE_STALE_HEARTBEAT": "5", "GENJI_QUEUE_POLLING_FALLBACK": "1"}
+PROCESS_SETTINGS = {"GENJI_QUEUE_POLLING_FALLBACK": "1"}
+# The database's stale-heartbeat threshold for the kill runs (queue_settings), seconds.
+KILL_STALE_HEARTBEAT = 5
 
 POLL = 0.005
 PROCESS_POLL = 0.02
@@ -147,12 +149,14 @@ class Bench:
 
 async def enqueue_one(conn: asyncpg.Connection, key: str, n: int) -> UUID:
     """One committed enqueue_job call; returns the job id."""
-    job_id = await conn.fetchval(ENQUEUE_SQL, EVENT, xp_body(n), key, f"user:{key}")
-    return UUID(str(job_id))
+    enqueued = await queue_enqueue(
+        conn, event_name=EVENT, payload_json=xp_body(n), event_key=key, entity_key=f"user:{key}"
+    )
+    return enqueued.job.id
 
 
 async def job_status(conn: asyncpg.Connection, job_id: UUID) -> str:
-    return str(await conn.fetchval(STATUS_SQL, job_id))
+    return (await job_public_status(conn, job_id)).status
 
 
 def bot_handlers(handler: Handler) -> dict[str, Handler]:
@@ -184,9 +188,14 @@ class DrainResult:
 async def fill_queue(conn: asyncpg.Connection, n: int) -> None:
     await conn.execute(RESET_SQL)
     async with conn.transaction():
-        await conn.executemany(
-            ENQUEUE_SQL, [(EVENT, xp_body(i), f"drain:{i}", f"user:{i}") for i in range(n)]
-        )
+        for i in range(n):
+            await queue_enqueue(
+                conn,
+                event_name=EVENT,
+                payload_json=xp_body(i),
+                event_key=f"drain:{i}",
+                entity_key=f"user:{i}",
+            )
     await conn.execute("CHECKPOINT")
 
 
@@ -483,9 +492,13 @@ def recorded(
 
 async def bench_sigkill(fleet: Fleet, samples: int) -> list[KillSample]:
     recorder = fleet.recorder
+    conn = await fleet.bench.connect()
+    await conn.execute(
+        "UPDATE queue_settings SET stale_heartbeat = make_interval(secs => $1)",
+        KILL_STALE_HEARTBEAT,
+    )
     live = [await fleet.spawn(), await fleet.spawn()]
     results: list[KillSample] = []
-    conn = await fleet.bench.connect()
     try:
         for i in range(samples):
             recorder.command("*:announce", "hang")
@@ -652,7 +665,7 @@ class Report:
         print(f"target p50 below {LATENCY_TARGET_MS:.0f} ms: {verdict(met)}")
 
     def _kills(self) -> None:
-        stale = PROCESS_SETTINGS["GENJI_QUEUE_STALE_HEARTBEAT"]
+        stale = KILL_STALE_HEARTBEAT
         polling = PROCESS_SETTINGS["GENJI_QUEUE_POLLING_FALLBACK"]
         print()
         print(

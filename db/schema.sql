@@ -54,6 +54,10 @@ CREATE FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_
 DECLARE
     v_receipt effect_receipts;
 BEGIN
+    IF p_effect_key IS NULL OR p_effect_key = '' OR p_fingerprint IS NULL OR p_fingerprint = '' THEN
+        RAISE EXCEPTION 'effect % of job % needs an effect key and a request fingerprint',
+            quote_nullable(p_effect_key), p_job_id USING ERRCODE = 'GJ003';
+    END IF;
     SELECT * INTO v_receipt FROM effect_receipts r
     WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
 
@@ -82,7 +86,7 @@ BEGIN
         WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
     END IF;
 
-    IF v_receipt.fingerprint <> p_fingerprint THEN
+    IF v_receipt.fingerprint IS DISTINCT FROM p_fingerprint THEN
         RAISE EXCEPTION 'effect % of job % was recorded with a different request',
             quote_literal(p_effect_key), p_job_id USING ERRCODE = 'GJ006';
     END IF;
@@ -154,6 +158,17 @@ BEGIN
     IF p_event_key IS NULL OR p_event_key = '' THEN
         RAISE EXCEPTION 'event_key is required for %', p_event_name USING ERRCODE = 'GJ003';
     END IF;
+    IF length(p_event_key) > 200 OR length(p_entity_key) > 200 THEN
+        RAISE EXCEPTION 'event_key and entity_key of % must be at most 200 characters', p_event_name
+            USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_entity_key = '' THEN
+        RAISE EXCEPTION 'entity_key of % must be NULL or non-empty', p_event_name USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
+        RAISE EXCEPTION 'trace for % must be a JSON object of header names to strings', p_event_name
+            USING ERRCODE = 'GJ003';
+    END IF;
     IF p_payload IS NULL OR jsonb_typeof(p_payload) <> 'object' THEN
         RAISE EXCEPTION 'payload for % must be a JSON object', p_event_name USING ERRCODE = 'GJ003';
     END IF;
@@ -186,6 +201,12 @@ BEGIN
         WHERE j.action = p_event_name AND j.event_key = p_event_key;
         IF v_existing.payload_hash IS DISTINCT FROM v_hash THEN
             RAISE EXCEPTION 'event key % of % was already used with a different payload',
+                quote_literal(p_event_key), p_event_name
+                USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+        END IF;
+        IF v_existing.entity_key IS DISTINCT FROM p_entity_key
+           OR v_existing.depends_on IS DISTINCT FROM p_depends_on THEN
+            RAISE EXCEPTION 'event key % of % was already used with a different entity key or parent',
                 quote_literal(p_event_key), p_event_name
                 USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
         END IF;
@@ -323,13 +344,8 @@ BEGIN
     ORDER BY l.created DESC, l.id DESC
     LIMIT 1;
     IF FOUND THEN
-        IF v_terminal.status = 'successful' THEN
-            RETURN QUERY SELECT v_job.id, 'succeeded'::text, NULL::text, NULL::text;
-        ELSE
-            RETURN QUERY SELECT v_job.id, 'failed'::text,
-                coalesce(v_terminal.traceback ->> 'exception_type', v_terminal.status::text),
-                left(coalesce(v_terminal.traceback ->> 'exception_message', 'Job was discarded.'), 300);
-        END IF;
+        RETURN QUERY SELECT v_job.id, s.status, s.error_code, s.error_msg
+        FROM job_terminal_summary(v_terminal.status::text, v_terminal.traceback) s;
         RETURN;
     END IF;
 
@@ -346,10 +362,27 @@ $$;
 
 
 --
--- Name: queue_begin(bigint, uuid, timestamp with time zone, integer, interval); Type: FUNCTION; Schema: public; Owner: -
+-- Name: job_terminal_summary(text, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval) RETURNS TABLE(decision text, retry_generation integer, handler_failures integer)
+CREATE FUNCTION public.job_terminal_summary(p_log_status text, p_traceback jsonb, OUT status text, OUT error_code text, OUT error_msg text) RETURNS record
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN p_log_status = 'successful' THEN 'succeeded' ELSE 'failed' END,
+           CASE WHEN p_log_status = 'successful' THEN NULL
+                ELSE left(coalesce(p_traceback ->> 'exception_type', p_log_status), 100) END,
+           CASE WHEN p_log_status = 'successful' THEN NULL
+                ELSE left(coalesce(p_traceback ->> 'exception_message', 'Job was discarded.'), 300)
+           END;
+$$;
+
+
+--
+-- Name: queue_begin(bigint, uuid, timestamp with time zone, interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval) RETURNS TABLE(decision text, retry_generation integer, handler_failures integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -357,6 +390,7 @@ DECLARE
     v_job      public.jobs;
     v_ordered  boolean;
     v_claims   integer;
+    v_max      integer;
     v_parent   text;
     v_wait     interval;
 BEGIN
@@ -379,12 +413,13 @@ BEGIN
     END IF;
 
     -- Claims since the job last went back to the queue: more than one means earlier owners
-    -- died while running it (PGQueuer's stale reclaim does not count attempts).
+    -- died while running it. Only queue_claim writes 'picked' rows, so the count is honest.
     SELECT count(*) INTO v_claims FROM pgqueuer_log l
     WHERE l.job_id = p_id AND l.status = 'picked'
       AND l.id > coalesce((SELECT max(r.id) FROM pgqueuer_log r
                            WHERE r.job_id = p_id AND r.status = 'queued'), 0);
-    IF v_claims - 1 > p_max_reclaims THEN
+    SELECT s.max_reclaims INTO STRICT v_max FROM queue_settings s;
+    IF v_claims - 1 > v_max THEN
         PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
             'exception_type', 'WorkerLost',
             'exception_message', format('a worker stopped while running this job %s times', v_claims - 1)));
@@ -429,6 +464,103 @@ END
 $$;
 
 
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: pgqueuer; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pgqueuer (
+    id bigint NOT NULL,
+    priority integer NOT NULL,
+    queue_manager_id uuid,
+    created timestamp with time zone DEFAULT now() NOT NULL,
+    updated timestamp with time zone DEFAULT now() NOT NULL,
+    heartbeat timestamp with time zone DEFAULT now() NOT NULL,
+    execute_after timestamp with time zone DEFAULT now() NOT NULL,
+    status public.pgqueuer_status NOT NULL,
+    entrypoint text NOT NULL,
+    dedupe_key text,
+    payload bytea,
+    headers jsonb,
+    attempts integer DEFAULT 0 NOT NULL
+);
+
+
+--
+-- Name: queue_claim(uuid, text[], integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer) RETURNS SETOF public.pgqueuer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_stale    interval;
+    v_names    text[];
+    v_room     integer;
+    v_claimed  pgqueuer[];
+BEGIN
+    IF p_manager IS NULL OR p_batch IS NULL OR p_batch < 1 THEN
+        RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT s.stale_heartbeat INTO STRICT v_stale FROM queue_settings s;
+    SELECT array_agg(t.event_name) INTO v_names
+    FROM queue_event_types t
+    WHERE t.event_name = ANY (p_entrypoints)
+      AND (t.owner = 'bot' OR session_user <> 'genjishimada_queue_worker');
+    SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) INTO v_room
+    FROM pgqueuer q WHERE q.queue_manager_id = p_manager AND q.status = 'picked';
+    IF v_names IS NULL OR v_room < 1 THEN
+        RETURN;
+    END IF;
+
+    BEGIN
+        WITH fresh AS (
+            SELECT n.id, n.priority
+            FROM unnest(v_names) AS e(name)
+            CROSS JOIN LATERAL (
+                SELECT q.id, q.priority FROM pgqueuer q
+                WHERE q.entrypoint = e.name AND q.status = 'queued' AND q.execute_after <= now()
+                  AND NOT EXISTS (SELECT 1 FROM pgqueuer r
+                                  WHERE r.entrypoint = e.name AND r.status = 'picked')
+                ORDER BY q.priority DESC, q.id
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED
+            ) n
+        ), stale AS (
+            SELECT q.id, q.priority FROM pgqueuer q
+            WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
+              AND q.heartbeat < now() - v_stale
+            ORDER BY q.priority DESC, q.id
+            LIMIT v_room
+            FOR UPDATE SKIP LOCKED
+        ), chosen AS (
+            SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
+            ORDER BY c.priority DESC, c.id
+            LIMIT v_room
+        ), claimed AS (
+            UPDATE pgqueuer q
+            SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager
+            FROM chosen c WHERE q.id = c.id
+            RETURNING q.id, q.entrypoint, q.priority, q AS job
+        ), logged AS (
+            INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+            SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
+        )
+        SELECT array_agg(c.job ORDER BY c.priority DESC, c.id) INTO v_claimed FROM claimed c;
+    EXCEPTION WHEN unique_violation THEN
+        -- Another worker started this entrypoint's one running job at the same moment.
+        RETURN;
+    END;
+    RETURN QUERY SELECT * FROM unnest(v_claimed);
+END
+$$;
+
+
 --
 -- Name: queue_complete(bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
@@ -452,6 +584,34 @@ BEGIN
     PERFORM queue_resume_waiters(v_row.id);
     RETURN true;
 END
+$$;
+
+
+--
+-- Name: queue_config(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_reclaims integer) RETURNS record
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT s.stale_heartbeat, s.max_reclaims FROM queue_settings s;
+$$;
+
+
+--
+-- Name: queue_error_summary(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_error_summary(p_error jsonb) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT CASE WHEN p_error IS NULL OR jsonb_typeof(p_error) <> 'object' THEN NULL
+           ELSE jsonb_build_object(
+               'exception_type', left(coalesce(p_error ->> 'exception_type', 'Error'), 100),
+               'exception_message', left(coalesce(p_error ->> 'exception_message', ''), 300))
+           END;
 $$;
 
 
@@ -517,7 +677,8 @@ CREATE FUNCTION public.queue_hold(p_id bigint, p_manager uuid, p_claimed_at time
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
-    v_row pgqueuer;
+    v_row   pgqueuer;
+    v_error jsonb := queue_error_summary(p_error);
 BEGIN
     UPDATE pgqueuer q
     SET status = 'failed', queue_manager_id = NULL, updated = now()
@@ -528,11 +689,11 @@ BEGIN
         RETURN false;
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
-    VALUES (v_row.id, 'failed', v_row.entrypoint, v_row.priority, p_error);
+    VALUES (v_row.id, 'failed', v_row.entrypoint, v_row.priority, v_error);
     UPDATE public.jobs j
     SET handler_failures = j.handler_failures + p_handler_failure::int,
-        error_code = left(coalesce(p_error ->> 'exception_type', 'held'), 100),
-        error_msg = left(p_error ->> 'exception_message', 300),
+        error_code = coalesce(v_error ->> 'exception_type', 'held'),
+        error_msg = v_error ->> 'exception_message',
         held_at = now()
     WHERE j.queue_job_id = p_id;
     RETURN true;
@@ -590,15 +751,10 @@ BEGIN
         LIMIT p_batch
     ), summarized AS (
         UPDATE public.jobs j
-        SET status = CASE p.status WHEN 'successful' THEN 'succeeded' ELSE 'failed' END::job_status,
-            error_code = CASE WHEN p.status = 'successful' THEN NULL
-                              ELSE coalesce(p.traceback ->> 'exception_type', p.status::text) END,
-            error_msg = CASE WHEN p.status = 'successful' THEN NULL
-                             ELSE left(coalesce(p.traceback ->> 'exception_message',
-                                                'Job was discarded.'), 300) END,
+        SET status = s.status::job_status, error_code = s.error_code, error_msg = s.error_msg,
             finished_at = p.created,
             summarized_at = now()
-        FROM prunable p
+        FROM prunable p CROSS JOIN LATERAL job_terminal_summary(p.status::text, p.traceback) s
         WHERE j.queue_job_id = p.job_id
         RETURNING j.id
     ), removed AS (
@@ -694,7 +850,8 @@ CREATE FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_at tim
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
-    v_row pgqueuer;
+    v_row   pgqueuer;
+    v_error jsonb := queue_error_summary(p_error);
 BEGIN
     UPDATE pgqueuer q
     SET status = 'queued', queue_manager_id = NULL, updated = now(),
@@ -706,17 +863,29 @@ BEGIN
         RETURN false;
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
-    VALUES (v_row.id, 'queued', v_row.entrypoint, v_row.priority, p_error);
+    VALUES (v_row.id, 'queued', v_row.entrypoint, v_row.priority, v_error);
     IF p_handler_failure THEN
         UPDATE public.jobs j
         SET handler_failures = j.handler_failures + 1,
-            error_code = left(p_error ->> 'exception_type', 100),
-            error_msg = left(p_error ->> 'exception_message', 300)
+            error_code = v_error ->> 'exception_type',
+            error_msg = v_error ->> 'exception_message'
         WHERE j.queue_job_id = p_id;
     END IF;
     PERFORM queue_wake();
     RETURN true;
 END
+$$;
+
+
+--
+-- Name: queue_session_alive(integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_session_alive(p_pid integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p_pid);
 $$;
 
 
@@ -744,15 +913,26 @@ $$;
 -- Name: queue_worker_beat(uuid, text, text, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
+CREATE FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    INSERT INTO queue_workers (manager_id, owner, host, pid)
-    VALUES (p_manager, p_owner, left(p_host, 200), p_pid)
-    ON CONFLICT (manager_id) DO UPDATE SET beat_at = now();
+BEGIN
+    IF p_owner = 'api' AND session_user = 'genjishimada_queue_worker' THEN
+        RAISE EXCEPTION 'the queue worker login runs bot workers only' USING ERRCODE = '42501';
+    END IF;
+    INSERT INTO queue_workers AS w (manager_id, owner, host, pid, backend_pid)
+    VALUES (p_manager, p_owner, left(p_host, 200), p_pid, pg_backend_pid())
+    ON CONFLICT (manager_id) DO UPDATE
+        SET beat_at = now(), backend_pid = excluded.backend_pid
+        WHERE w.backend_pid = excluded.backend_pid OR NOT queue_session_alive(w.backend_pid);
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
     -- Killed workers never say goodbye; forget them once they have been silent for a day.
-    DELETE FROM queue_workers WHERE beat_at < now() - interval '1 day';
+    DELETE FROM queue_workers w WHERE w.beat_at < now() - interval '1 day';
+    RETURN true;
+END
 $$;
 
 
@@ -760,17 +940,18 @@ $$;
 -- Name: queue_worker_stopped(uuid); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.queue_worker_stopped(p_manager uuid) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
+CREATE FUNCTION public.queue_worker_stopped(p_manager uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    DELETE FROM queue_workers WHERE manager_id = p_manager;
+BEGIN
+    DELETE FROM queue_workers w
+    WHERE w.manager_id = p_manager
+      AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid));
+    RETURN FOUND;
+END
 $$;
 
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: effect_bindings; Type: TABLE; Schema: public; Owner: -
@@ -914,27 +1095,6 @@ CREATE TABLE public.jobs (
     CONSTRAINT jobs_handler_failures_check CHECK ((handler_failures >= 0)),
     CONSTRAINT jobs_identity_complete CHECK (((queue_job_id IS NULL) OR ((event_key IS NOT NULL) AND (payload_hash IS NOT NULL) AND (schema_version IS NOT NULL) AND (event_seq IS NOT NULL)))),
     CONSTRAINT jobs_retry_generation_check CHECK ((retry_generation >= 0))
-);
-
-
---
--- Name: pgqueuer; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.pgqueuer (
-    id bigint NOT NULL,
-    priority integer NOT NULL,
-    queue_manager_id uuid,
-    created timestamp with time zone DEFAULT now() NOT NULL,
-    updated timestamp with time zone DEFAULT now() NOT NULL,
-    heartbeat timestamp with time zone DEFAULT now() NOT NULL,
-    execute_after timestamp with time zone DEFAULT now() NOT NULL,
-    status public.pgqueuer_status NOT NULL,
-    entrypoint text NOT NULL,
-    dedupe_key text,
-    payload bytea,
-    headers jsonb,
-    attempts integer DEFAULT 0 NOT NULL
 );
 
 
@@ -1096,6 +1256,20 @@ CREATE TABLE public.queue_import_dispositions (
 
 
 --
+-- Name: queue_settings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_settings (
+    singleton boolean DEFAULT true NOT NULL,
+    stale_heartbeat interval DEFAULT '00:01:00'::interval NOT NULL,
+    max_reclaims integer DEFAULT 3 NOT NULL,
+    CONSTRAINT queue_settings_max_reclaims_check CHECK ((max_reclaims >= 0)),
+    CONSTRAINT queue_settings_singleton_check CHECK (singleton),
+    CONSTRAINT queue_settings_stale_heartbeat_check CHECK ((stale_heartbeat >= '00:00:01'::interval))
+);
+
+
+--
 -- Name: queue_workers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1104,6 +1278,7 @@ CREATE TABLE public.queue_workers (
     owner text NOT NULL,
     host text NOT NULL,
     pid integer NOT NULL,
+    backend_pid integer NOT NULL,
     started_at timestamp with time zone DEFAULT now() NOT NULL,
     beat_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT queue_workers_owner_check CHECK ((owner = ANY (ARRAY['bot'::text, 'api'::text])))
@@ -1265,6 +1440,14 @@ ALTER TABLE ONLY public.queue_event_types
 
 ALTER TABLE ONLY public.queue_import_dispositions
     ADD CONSTRAINT queue_import_dispositions_pkey PRIMARY KEY (source_id);
+
+
+--
+-- Name: queue_settings queue_settings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_settings
+    ADD CONSTRAINT queue_settings_pkey PRIMARY KEY (singleton);
 
 
 --
@@ -1465,19 +1648,10 @@ ALTER TABLE ONLY public.queue_import_dispositions
 
 
 --
--- Name: pgqueuer_log bot_claim_logs; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY bot_claim_logs ON public.pgqueuer_log FOR INSERT TO genjishimada_queue_worker WITH CHECK (((status = 'picked'::public.pgqueuer_status) AND (entrypoint IN ( SELECT t.event_name
-   FROM public.queue_event_types t
-  WHERE (t.owner = 'bot'::text)))));
-
-
---
 -- Name: pgqueuer bot_owned_jobs; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY bot_owned_jobs ON public.pgqueuer TO genjishimada_queue_worker USING ((entrypoint IN ( SELECT t.event_name
+CREATE POLICY bot_owned_jobs ON public.pgqueuer FOR SELECT TO genjishimada_queue_worker USING ((entrypoint IN ( SELECT t.event_name
    FROM public.queue_event_types t
   WHERE (t.owner = 'bot'::text))));
 
@@ -1487,12 +1661,6 @@ CREATE POLICY bot_owned_jobs ON public.pgqueuer TO genjishimada_queue_worker USI
 --
 
 ALTER TABLE public.pgqueuer ENABLE ROW LEVEL SECURITY;
-
---
--- Name: pgqueuer_log; Type: ROW SECURITY; Schema: public; Owner: -
---
-
-ALTER TABLE public.pgqueuer_log ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: -
@@ -1544,11 +1712,33 @@ REVOKE ALL ON FUNCTION public.job_public_status(p_job_id uuid) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION job_terminal_summary(p_log_status text, p_traceback jsonb, OUT status text, OUT error_code text, OUT error_msg text); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_max_reclaims integer, p_wait interval) TO genjishimada_queue_worker;
+REVOKE ALL ON FUNCTION public.job_terminal_summary(p_log_status text, p_traceback jsonb, OUT status text, OUT error_code text, OUT error_msg text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval) TO genjishimada_queue_worker;
+
+
+--
+-- Name: TABLE pgqueuer; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.pgqueuer TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer) TO genjishimada_queue_worker;
 
 
 --
@@ -1557,6 +1747,21 @@ GRANT ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_
 
 REVOKE ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_config(OUT stale_heartbeat interval, OUT max_reclaims integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_reclaims integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_reclaims integer) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_error_summary(p_error jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_error_summary(p_error jsonb) FROM PUBLIC;
 
 
 --
@@ -1621,6 +1826,13 @@ GRANT ALL ON FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_
 
 
 --
+-- Name: FUNCTION queue_session_alive(p_pid integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_session_alive(p_pid integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION queue_wake(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1644,52 +1856,17 @@ GRANT ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) TO genjishimad
 
 
 --
--- Name: TABLE pgqueuer; Type: ACL; Schema: public; Owner: -
+-- Name: COLUMN pgqueuer_log.traceback; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT ON TABLE public.pgqueuer TO genjishimada_queue_worker;
-
-
---
--- Name: COLUMN pgqueuer.queue_manager_id; Type: ACL; Schema: public; Owner: -
---
-
-GRANT UPDATE(queue_manager_id) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
-
-
---
--- Name: COLUMN pgqueuer.updated; Type: ACL; Schema: public; Owner: -
---
-
-GRANT UPDATE(updated) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
-
-
---
--- Name: COLUMN pgqueuer.heartbeat; Type: ACL; Schema: public; Owner: -
---
-
-GRANT UPDATE(heartbeat) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
-
-
---
--- Name: COLUMN pgqueuer.status; Type: ACL; Schema: public; Owner: -
---
-
-GRANT UPDATE(status) ON TABLE public.pgqueuer TO genjishimada_queue_worker;
-
-
---
--- Name: TABLE pgqueuer_log; Type: ACL; Schema: public; Owner: -
---
-
-GRANT INSERT ON TABLE public.pgqueuer_log TO genjishimada_queue_worker;
+GRANT REFERENCES(traceback) ON TABLE public.pgqueuer_log TO genjishimada_queue_worker;
 
 
 --
 -- Name: COLUMN pgqueuer_statistics.id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(id) ON TABLE public.pgqueuer_statistics TO genjishimada_queue_worker;
+GRANT REFERENCES(id) ON TABLE public.pgqueuer_statistics TO genjishimada_queue_worker;
 
 
 --

@@ -1,8 +1,12 @@
 -- Creates or resolves the durable job identity and its PGQueuer row inside the caller's
 -- transaction. Never commits. Errors:
---   GJ001 the event key was already used with a different payload
+--   GJ001 the event key was already used with a different payload, entity key or parent
 --   GJ002 unknown event name
---   GJ003 invalid argument (empty key, non-object payload, unsupported version, unknown parent)
+--   GJ003 invalid argument: empty or over-long key (event_key and entity_key are at most 200
+--         characters), non-object payload or trace, unsupported version, unknown parent
+-- Run it under READ COMMITTED: there a concurrent enqueue of the same key waits and resolves.
+-- Under REPEATABLE READ or SERIALIZABLE the waiting caller's snapshot cannot see the other
+-- job, so PostgreSQL raises 40001 and the caller must retry its whole transaction.
 CREATE OR REPLACE FUNCTION enqueue_job(
     p_event_name     text,
     p_payload        jsonb,
@@ -36,6 +40,17 @@ BEGIN
     IF p_event_key IS NULL OR p_event_key = '' THEN
         RAISE EXCEPTION 'event_key is required for %', p_event_name USING ERRCODE = 'GJ003';
     END IF;
+    IF length(p_event_key) > 200 OR length(p_entity_key) > 200 THEN
+        RAISE EXCEPTION 'event_key and entity_key of % must be at most 200 characters', p_event_name
+            USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_entity_key = '' THEN
+        RAISE EXCEPTION 'entity_key of % must be NULL or non-empty', p_event_name USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
+        RAISE EXCEPTION 'trace for % must be a JSON object of header names to strings', p_event_name
+            USING ERRCODE = 'GJ003';
+    END IF;
     IF p_payload IS NULL OR jsonb_typeof(p_payload) <> 'object' THEN
         RAISE EXCEPTION 'payload for % must be a JSON object', p_event_name USING ERRCODE = 'GJ003';
     END IF;
@@ -68,6 +83,12 @@ BEGIN
         WHERE j.action = p_event_name AND j.event_key = p_event_key;
         IF v_existing.payload_hash IS DISTINCT FROM v_hash THEN
             RAISE EXCEPTION 'event key % of % was already used with a different payload',
+                quote_literal(p_event_key), p_event_name
+                USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+        END IF;
+        IF v_existing.entity_key IS DISTINCT FROM p_entity_key
+           OR v_existing.depends_on IS DISTINCT FROM p_depends_on THEN
+            RAISE EXCEPTION 'event key % of % was already used with a different entity key or parent',
                 quote_literal(p_event_key), p_event_name
                 USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
         END IF;

@@ -5,6 +5,7 @@
 --   COMMIT;
 -- A concurrent duplicate blocks on the first caller's receipt row and then reads its result;
 -- a rollback leaves no receipt. Errors:
+--   GJ003 the effect key or the request fingerprint is missing
 --   GJ006 the effect key was already used with a different request fingerprint
 --   GJ409 the caller does not hold the job's active claim, so it cannot start a new effect
 
@@ -17,6 +18,10 @@ AS $$
 DECLARE
     v_receipt effect_receipts;
 BEGIN
+    IF p_effect_key IS NULL OR p_effect_key = '' OR p_fingerprint IS NULL OR p_fingerprint = '' THEN
+        RAISE EXCEPTION 'effect % of job % needs an effect key and a request fingerprint',
+            quote_nullable(p_effect_key), p_job_id USING ERRCODE = 'GJ003';
+    END IF;
     SELECT * INTO v_receipt FROM effect_receipts r
     WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
 
@@ -45,7 +50,7 @@ BEGIN
         WHERE r.job_id = p_job_id AND r.effect_key = p_effect_key;
     END IF;
 
-    IF v_receipt.fingerprint <> p_fingerprint THEN
+    IF v_receipt.fingerprint IS DISTINCT FROM p_fingerprint THEN
         RAISE EXCEPTION 'effect % of job % was recorded with a different request',
             quote_literal(p_effect_key), p_job_id USING ERRCODE = 'GJ006';
     END IF;

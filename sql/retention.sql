@@ -29,15 +29,10 @@ BEGIN
         LIMIT p_batch
     ), summarized AS (
         UPDATE public.jobs j
-        SET status = CASE p.status WHEN 'successful' THEN 'succeeded' ELSE 'failed' END::job_status,
-            error_code = CASE WHEN p.status = 'successful' THEN NULL
-                              ELSE coalesce(p.traceback ->> 'exception_type', p.status::text) END,
-            error_msg = CASE WHEN p.status = 'successful' THEN NULL
-                             ELSE left(coalesce(p.traceback ->> 'exception_message',
-                                                'Job was discarded.'), 300) END,
+        SET status = s.status::job_status, error_code = s.error_code, error_msg = s.error_msg,
             finished_at = p.created,
             summarized_at = now()
-        FROM prunable p
+        FROM prunable p CROSS JOIN LATERAL job_terminal_summary(p.status::text, p.traceback) s
         WHERE j.queue_job_id = p.job_id
         RETURNING j.id
     ), removed AS (

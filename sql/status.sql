@@ -49,13 +49,8 @@ BEGIN
     ORDER BY l.created DESC, l.id DESC
     LIMIT 1;
     IF FOUND THEN
-        IF v_terminal.status = 'successful' THEN
-            RETURN QUERY SELECT v_job.id, 'succeeded'::text, NULL::text, NULL::text;
-        ELSE
-            RETURN QUERY SELECT v_job.id, 'failed'::text,
-                coalesce(v_terminal.traceback ->> 'exception_type', v_terminal.status::text),
-                left(coalesce(v_terminal.traceback ->> 'exception_message', 'Job was discarded.'), 300);
-        END IF;
+        RETURN QUERY SELECT v_job.id, s.status, s.error_code, s.error_msg
+        FROM job_terminal_summary(v_terminal.status::text, v_terminal.traceback) s;
         RETURN;
     END IF;
 

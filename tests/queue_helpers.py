@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
 import asyncpg
 from genji_api.queue.enqueue import enqueue_job
+from genji_queue.claim import queue_claim
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
 from pgqueuer.models import Job
-from pgqueuer.ports.repository import EntrypointExecutionParameter
-from pgqueuer.queries import Queries
 
 XP_EVENT = "api.xp.grant"
 
@@ -46,14 +44,8 @@ async def queue_row(conn: asyncpg.Connection, job_id: UUID) -> asyncpg.Record | 
 
 
 async def claim_next(
-    conn: asyncpg.Connection, manager: UUID, entrypoint: str = XP_EVENT, stale_after: float = 60.0
+    conn: asyncpg.Connection, manager: UUID, entrypoint: str = XP_EVENT
 ) -> Job | None:
-    """Claim the next ready job with PGQueuer's own dequeue statement."""
-    jobs = await Queries.from_asyncpg_connection(conn).dequeue(
-        1,
-        {entrypoint: EntrypointExecutionParameter(concurrency_limit=0)},
-        manager,
-        2,
-        timedelta(seconds=stale_after),
-    )
-    return jobs[0] if jobs else None
+    """Claim the next ready (or stale) job the way workers do."""
+    rows = await queue_claim(conn, manager, [entrypoint], 1, 2)
+    return Job.model_validate(rows[0]) if rows else None

@@ -1,6 +1,11 @@
 -- The bot's queue-only login. No password here: deployment sets it (ALTER ROLE ... PASSWORD)
--- from QUEUE_DATABASE_PASSWORD. Grants are exactly what a PGQueuer 1.1.1 consumer needs, plus
--- the fenced state functions.
+-- from QUEUE_DATABASE_PASSWORD.
+--
+-- The worker changes queue state only through the SECURITY DEFINER transition functions
+-- (queue_claim, queue_begin, queue_complete, queue_heartbeat, queue_release, queue_retry,
+-- queue_fail, queue_hold, queue_worker_beat, queue_worker_stopped), each of which accepts only a
+-- legal move of the job state machine for a claim the caller holds. It has no INSERT, UPDATE or
+-- DELETE on any table, so it cannot set a status, write or forge a log row, or touch settings.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'genjishimada_queue_worker') THEN
@@ -18,34 +23,32 @@ REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
 ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
 GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
--- PGQueuer's dequeue claims rows itself; every other state change goes through the fenced
--- functions below, so the worker may only touch the claim columns and never delete.
-GRANT SELECT, UPDATE (status, updated, heartbeat, queue_manager_id) ON pgqueuer
-    TO genjishimada_queue_worker;
-GRANT INSERT ON pgqueuer_log TO genjishimada_queue_worker;
--- PGQueuer's startup check only looks for the statistics table in information_schema.
-GRANT SELECT (id) ON pgqueuer_statistics TO genjishimada_queue_worker;
+-- PGQueuer's loop reads the queue (next deferred job, queue size). Its startup check looks
+-- for the log's traceback column and the statistics table in information_schema, which only
+-- lists columns the role holds some privilege on: REFERENCES is one that allows nothing here,
+-- since the worker cannot create tables.
+GRANT SELECT ON pgqueuer TO genjishimada_queue_worker;
+GRANT REFERENCES (traceback) ON pgqueuer_log TO genjishimada_queue_worker;
+GRANT REFERENCES (id) ON pgqueuer_statistics TO genjishimada_queue_worker;
 
--- The bot's login sees and claims only the events the bot owns, and writes only claim log
--- rows; API-owned work and terminal outcomes are out of its reach. The owner bypasses these.
--- The event registry (names and owners, no job data) is readable so the policies stay plain,
--- once-per-query subqueries.
+-- The bot's login sees only the events the bot owns. The owner bypasses this. The event
+-- registry (names and owners, no job data) is readable so the policy stays a plain,
+-- once-per-query subquery.
 GRANT SELECT ON queue_event_types TO genjishimada_queue_worker;
 ALTER TABLE pgqueuer ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bot_owned_jobs ON pgqueuer TO genjishimada_queue_worker
+CREATE POLICY bot_owned_jobs ON pgqueuer FOR SELECT TO genjishimada_queue_worker
     USING (entrypoint IN (SELECT t.event_name FROM queue_event_types t WHERE t.owner = 'bot'));
-ALTER TABLE pgqueuer_log ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bot_claim_logs ON pgqueuer_log FOR INSERT TO genjishimada_queue_worker
-    WITH CHECK (
-        status = 'picked'
-        AND entrypoint IN (SELECT t.event_name FROM queue_event_types t WHERE t.owner = 'bot')
-    );
 
 GRANT EXECUTE ON FUNCTION
+    queue_config(),
+    queue_claim(uuid, text[], integer, integer),
+    queue_begin(bigint, uuid, timestamptz, interval),
     queue_complete(bigint, uuid, timestamptz),
     queue_heartbeat(bigint[], uuid[], timestamptz[]),
     queue_release(bigint, uuid, timestamptz, text),
     queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean),
+    queue_fail(bigint, uuid, timestamptz, interval[], jsonb),
     queue_hold(bigint, uuid, timestamptz, jsonb, boolean),
-    queue_fail(bigint, uuid, timestamptz, interval[], jsonb)
+    queue_worker_beat(uuid, text, text, integer),
+    queue_worker_stopped(uuid)
 TO genjishimada_queue_worker;

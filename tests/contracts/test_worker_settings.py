@@ -13,7 +13,6 @@ def test_defaults_are_the_specified_production_values() -> None:
     s = WorkerSettings()
     assert (s.active_jobs, s.batch_size, s.entrypoint_concurrency) == (2, 1, 1)
     assert s.polling_fallback == timedelta(seconds=5)
-    assert s.stale_heartbeat == timedelta(seconds=60)
     assert s.drain_timeout == timedelta(seconds=30)
     assert (s.reconnect_initial, s.reconnect_max) == (timedelta(seconds=1), timedelta(seconds=30))
     assert s.command_timeout == timedelta(seconds=10)
@@ -24,14 +23,14 @@ def test_defaults_are_the_specified_production_values() -> None:
 def test_environment_overrides_durations_lists_and_counts() -> None:
     s = settings_from_env(
         {
-            "GENJI_QUEUE_STALE_HEARTBEAT": "1.5",
+            "GENJI_QUEUE_DRAIN_TIMEOUT": "1.5",
             "GENJI_QUEUE_RETRY_DELAYS": "0.1,0.2",
-            "GENJI_QUEUE_MAX_RECLAIMS": "4",
+            "GENJI_QUEUE_ACTIVE_JOBS": "4",
         }
     )
-    assert s.stale_heartbeat == timedelta(seconds=1.5)
+    assert s.drain_timeout == timedelta(seconds=1.5)
     assert s.retry_delays == (timedelta(seconds=0.1), timedelta(seconds=0.2))
-    assert s.max_reclaims == 4
+    assert s.active_jobs == 4
 
 
 @pytest.mark.parametrize(

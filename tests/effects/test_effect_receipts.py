@@ -5,8 +5,8 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from genji_api.effects.receipts import begin_effect, complete_effect
-from genji_api.queue.errors import EffectFingerprintMismatchError, StaleClaimError
+from genji_queue.errors import EffectFingerprintMismatchError, StaleClaimError
+from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_sdk import ClaimToken
 from queue_helpers import claim_next, enqueue_xp
 from testdb import Connect
@@ -33,7 +33,7 @@ async def _grant_xp(
     async with conn.transaction():
         if barrier is not None:
             await barrier.wait()
-        receipt = await begin_effect(conn, claim, job_id, "xp", "user:7:+5")
+        receipt = await effect_receipt_begin(conn, claim, job_id, "xp", "user:7:+5")
         if not receipt.fresh:
             return receipt.result
         total = await conn.fetchval(
@@ -41,7 +41,7 @@ async def _grant_xp(
         )
         await asyncio.sleep(0.05)  # hold the transaction open so the duplicate must wait
         result = {"total": total}
-        await complete_effect(conn, job_id, "xp", result)
+        await effect_receipt_complete(conn, job_id, "xp", result)
         return result
 
 
@@ -72,7 +72,7 @@ async def test_rollback_leaves_no_receipt_and_the_effect_can_run_again(connect: 
     job_id, claim = await _claimed_job(conn)
     with pytest.raises(RuntimeError):
         async with conn.transaction():
-            await begin_effect(conn, claim, job_id, "xp", "user:7:+5")
+            await effect_receipt_begin(conn, claim, job_id, "xp", "user:7:+5")
             await conn.execute("UPDATE xp_totals SET amount = amount + 5")
             raise RuntimeError("crash before commit")
     assert await conn.fetchval("SELECT count(*) FROM effect_receipts") == 0
@@ -91,7 +91,7 @@ async def test_stale_claim_cannot_start_a_new_effect_but_can_read_a_completed_on
     assert await _grant_xp(conn, job_id, claim) == {"total": 5}
     with pytest.raises(StaleClaimError):
         async with conn.transaction():
-            await begin_effect(conn, claim, job_id, "announce", "dm:7")
+            await effect_receipt_begin(conn, claim, job_id, "announce", "dm:7")
     assert await conn.fetchval("SELECT amount FROM xp_totals") == 5
 
 
@@ -101,7 +101,7 @@ async def test_a_different_fingerprint_for_the_same_effect_raises(connect: Conne
     await _grant_xp(conn, job_id, claim)
     with pytest.raises(EffectFingerprintMismatchError):
         async with conn.transaction():
-            await begin_effect(conn, claim, job_id, "xp", "user:7:+500")
+            await effect_receipt_begin(conn, claim, job_id, "xp", "user:7:+500")
 
 
 async def test_a_receipt_begun_but_not_completed_cannot_commit(connect: Connect) -> None:
@@ -109,5 +109,5 @@ async def test_a_receipt_begun_but_not_completed_cannot_commit(connect: Connect)
     job_id, claim = await _claimed_job(conn)
     with pytest.raises(asyncpg.PostgresError, match="not completed before commit"):
         async with conn.transaction():
-            await begin_effect(conn, claim, job_id, "xp", "user:7:+5")
+            await effect_receipt_begin(conn, claim, job_id, "xp", "user:7:+5")
     assert await conn.fetchval("SELECT count(*) FROM effect_receipts") == 0

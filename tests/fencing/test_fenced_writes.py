@@ -22,7 +22,7 @@ async def _stale_and_current(conn: asyncpg.Connection) -> tuple[Job, Job]:
     stale = await claim_next(conn, uuid4())
     assert stale is not None
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '2 minutes'")
-    current = await claim_next(conn, uuid4(), stale_after=60)
+    current = await claim_next(conn, uuid4())
     assert current is not None and current.id == stale.id
     return stale, current
 

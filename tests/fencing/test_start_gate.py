@@ -7,6 +7,8 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
+from genji_queue.begin import queue_begin
+from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
 from testdb import Connect
@@ -16,17 +18,8 @@ pytestmark = pytest.mark.queue
 WAIT = timedelta(milliseconds=200)
 
 
-async def _begin(conn: asyncpg.Connection, job: Job, max_reclaims: int = 2) -> str:
-    return str(
-        await conn.fetchval(
-            "SELECT decision FROM queue_begin($1, $2, $3, $4, $5)",
-            job.id,
-            job.queue_manager_id,
-            job.updated,
-            max_reclaims,
-            WAIT,
-        )
-    )
+async def _begin(conn: asyncpg.Connection, job: Job) -> str:
+    return (await queue_begin(conn, claim_of(job), WAIT)).decision
 
 
 async def _claim(conn: asyncpg.Connection, entrypoint: str = XP_EVENT) -> Job:
@@ -69,8 +62,9 @@ async def test_a_job_whose_workers_keep_dying_is_held(connect: Connect) -> None:
     for _ in range(3):  # three owners die mid-run: claimed, never finished
         await _claim(conn)
         await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+    await conn.execute("UPDATE queue_settings SET max_reclaims = 2")
     last = await _claim(conn)
-    assert await _begin(conn, last, max_reclaims=2) == "held"
+    assert await _begin(conn, last) == "held"
     row = await conn.fetchrow("SELECT error_code, handler_failures FROM jobs WHERE id = $1", job_id)
     assert row is not None and tuple(row) == ("WorkerLost", 0)
 

@@ -19,6 +19,8 @@ import msgspec
 import psycopg
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
+from genji_queue.enqueue import enqueue_job
+from genji_queue.status import job_public_status
 from genji_worker.recorder import EffectRecorder
 from payload_samples import SAMPLES
 
@@ -27,10 +29,12 @@ T = TypeVar("T")
 WORKER_ROLE = "genjishimada_queue_worker"
 DATABASE = "genjishimada"
 
-# Short intervals with the production ordering and policies.
+# Short claim settings, owned by the database (queue_settings).
+FAST_STALE_HEARTBEAT = "1.5 seconds"
+FAST_MAX_RECLAIMS = 2
+# Short worker intervals with the production ordering and policies.
 FAST_SETTINGS = {
     "GENJI_QUEUE_POLLING_FALLBACK": "0.5",
-    "GENJI_QUEUE_STALE_HEARTBEAT": "1.5",
     "GENJI_QUEUE_DRAIN_TIMEOUT": "1",
     "GENJI_QUEUE_RECONNECT_INITIAL": "0.1",
     "GENJI_QUEUE_RECONNECT_MAX": "0.5",
@@ -38,7 +42,6 @@ FAST_SETTINGS = {
     "GENJI_QUEUE_RETRY_DELAYS": "0.1,0.1,0.1",
     "GENJI_QUEUE_HANDLER_TIMEOUT": "30",
     "GENJI_QUEUE_DEPENDENCY_WAIT": "0.2",
-    "GENJI_QUEUE_MAX_RECLAIMS": "2",
 }
 
 
@@ -155,18 +158,26 @@ class Stack:
                 "new_amount": 5,
             }
         )
-        rows = await self.sql(
-            "SELECT job_id FROM enqueue_job($1, $2::jsonb, $3, $4, $5)",
-            event,
-            json.dumps(body),
-            key,
-            entity,
-            depends_on,
-        )
-        return UUID(str(rows[0]["job_id"]))
+        conn = await self.connect()
+        try:
+            enqueued = await enqueue_job(
+                conn,
+                event_name=event,
+                payload_json=json.dumps(body),
+                event_key=key,
+                entity_key=entity,
+                depends_on=depends_on,
+            )
+        finally:
+            await conn.close()
+        return enqueued.job.id
 
     async def status(self, job_id: UUID) -> str:
-        return str(await self.value("SELECT status FROM job_public_status($1)", job_id))
+        conn = await self.connect()
+        try:
+            return (await job_public_status(conn, job_id)).status
+        finally:
+            await conn.close()
 
     async def job(self, job_id: UUID) -> asyncpg.Record:
         rows = await self.sql(
@@ -214,6 +225,10 @@ def new_stack(tmp: Path) -> Stack:
     with psycopg.connect(cluster.dsn(DATABASE), autocommit=True) as conn:
         # Stands in for a domain table the API mutates on behalf of a job.
         conn.execute("CREATE TABLE effect_tally (job_id uuid PRIMARY KEY, applied int NOT NULL)")
+        conn.execute(
+            "UPDATE queue_settings SET stale_heartbeat = %s::interval, max_reclaims = %s",
+            (FAST_STALE_HEARTBEAT, FAST_MAX_RECLAIMS),
+        )
     return Stack(cluster=cluster, tmp=tmp)
 
 

@@ -108,7 +108,7 @@ async def test_later_event_of_an_entity_waits_for_the_earlier_one(stack: Stack) 
 
 
 async def test_worker_exits_non_zero_when_its_manager_cannot_run(stack: Stack) -> None:
-    await stack.sql("REVOKE SELECT (id) ON pgqueuer_statistics FROM genjishimada_queue_worker")
+    await stack.sql("REVOKE REFERENCES (id) ON pgqueuer_statistics FROM genjishimada_queue_worker")
     worker = stack.start_worker()
     assert worker.wait(20) == 1
     assert "queue worker died" in worker.log()

@@ -4,7 +4,7 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from genji_api.queue.status import job_status
+from genji_queue.status import job_public_status
 from queue_helpers import claim_next, enqueue_xp
 from testdb import Connect
 
@@ -35,7 +35,7 @@ async def test_q16_pruned_success_still_reads_succeeded_from_its_summary(connect
         "SELECT status, summarized_at, finished_at FROM jobs WHERE id = $1", job_id
     )
     assert row is not None and row["status"] == "succeeded" and row["summarized_at"] is not None
-    assert (await job_status(conn, job_id)).status == "succeeded"
+    assert (await job_public_status(conn, job_id)).status == "succeeded"
 
 
 async def test_q16_recent_logs_are_kept(connect: Connect) -> None:
@@ -66,7 +66,7 @@ async def test_q16_active_retrying_and_held_work_is_never_pruned(connect: Connec
     before = await conn.fetchval("SELECT count(*) FROM pgqueuer_log")
     assert await conn.fetchval("SELECT queue_prune_logs()") == 0
     assert await conn.fetchval("SELECT count(*) FROM pgqueuer_log") == before
-    statuses = {(await job_status(conn, j.id)).status for j in (queued, held)}
+    statuses = {(await job_public_status(conn, j.id)).status for j in (queued, held)}
     assert statuses == {"queued", "failed"}
 
 

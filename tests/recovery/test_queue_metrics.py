@@ -32,7 +32,7 @@ async def test_metrics_count_every_state_and_worker_liveness(connect: Connect) -
     )
     await worker.execute("SELECT queue_worker_beat($1, 'bot', 'host', 1)", uuid4())
     await conn.execute(
-        "INSERT INTO queue_workers (manager_id, owner, host, pid, beat_at) VALUES ($1, 'api', 'h', 2, now() - interval '5 minutes')",
+        "INSERT INTO queue_workers (manager_id, owner, host, pid, backend_pid, beat_at) VALUES ($1, 'api', 'h', 2, 0, now() - interval '5 minutes')",
         uuid4(),
     )
 

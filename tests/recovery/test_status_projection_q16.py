@@ -5,8 +5,8 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from genji_api.queue.errors import JobNotFoundError, JobStateInconsistentError
-from genji_api.queue.status import job_status
+from genji_queue.errors import JobNotFoundError, JobStateInconsistentError
+from genji_queue.status import job_public_status
 from queue_helpers import claim_next, enqueue_xp
 from testdb import Connect
 
@@ -32,7 +32,7 @@ async def _held(conn: asyncpg.Connection) -> UUID:
 async def test_q16_ready_job_is_queued(connect: Connect) -> None:
     conn = await connect()
     job = await enqueue_xp(conn, "xp:1")
-    assert (await job_status(conn, job.id)).status == "queued"
+    assert (await job_public_status(conn, job.id)).status == "queued"
 
 
 async def test_q16_delayed_retry_is_queued_not_failed(connect: Connect) -> None:
@@ -48,7 +48,7 @@ async def test_q16_delayed_retry_is_queued_not_failed(connect: Connect) -> None:
         DELAYS,
     )
     assert outcome == "retry"
-    status = await job_status(conn, job.id)
+    status = await job_public_status(conn, job.id)
     assert (status.status, status.error_code) == ("queued", None)
 
 
@@ -56,7 +56,7 @@ async def test_q16_claimed_job_is_processing(connect: Connect) -> None:
     conn = await connect()
     job = await enqueue_xp(conn, "xp:1")
     assert await claim_next(conn, uuid4()) is not None
-    assert (await job_status(conn, job.id)).status == "processing"
+    assert (await job_public_status(conn, job.id)).status == "processing"
 
 
 async def test_q16_job_awaiting_stale_recovery_is_processing(connect: Connect) -> None:
@@ -64,7 +64,7 @@ async def test_q16_job_awaiting_stale_recovery_is_processing(connect: Connect) -
     job = await enqueue_xp(conn, "xp:1")
     assert await claim_next(conn, uuid4()) is not None
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '10 minutes'")
-    assert (await job_status(conn, job.id)).status == "processing"
+    assert (await job_public_status(conn, job.id)).status == "processing"
 
 
 async def test_q16_completed_job_is_succeeded(connect: Connect) -> None:
@@ -75,13 +75,13 @@ async def test_q16_completed_job_is_succeeded(connect: Connect) -> None:
     assert await conn.fetchval(
         "SELECT queue_complete($1, $2, $3)", claimed.id, claimed.queue_manager_id, claimed.updated
     )
-    assert (await job_status(conn, job.id)).status == "succeeded"
+    assert (await job_public_status(conn, job.id)).status == "succeeded"
 
 
 async def test_q16_held_job_is_failed_with_its_error_summary(connect: Connect) -> None:
     conn = await connect()
     job_id = await _held(conn)
-    status = await job_status(conn, job_id)
+    status = await job_public_status(conn, job_id)
     assert (status.status, status.error_code, status.error_msg) == (
         "failed",
         "ValueError",
@@ -95,7 +95,7 @@ async def test_q16_requeued_held_job_reports_its_active_row_over_old_failure_log
     conn = await connect()
     job_id = await _held(conn)
     await conn.execute("UPDATE pgqueuer SET status = 'queued' WHERE status = 'failed'")
-    assert (await job_status(conn, job_id)).status == "queued"
+    assert (await job_public_status(conn, job_id)).status == "queued"
 
 
 async def test_q16_discarded_job_is_failed(connect: Connect) -> None:
@@ -106,7 +106,7 @@ async def test_q16_discarded_job_is_failed(connect: Connect) -> None:
            INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
            SELECT id, 'deleted', entrypoint, priority, '{"exception_message": "operator discard"}' FROM gone"""
     )
-    status = await job_status(conn, job_id)
+    status = await job_public_status(conn, job_id)
     assert (status.status, status.error_msg) == ("failed", "operator discard")
 
 
@@ -119,7 +119,7 @@ async def test_q16_legacy_rows_keep_their_recorded_status(connect: Connect, reco
         job_id,
         recorded,
     )
-    assert (await job_status(conn, job_id)).status == recorded
+    assert (await job_public_status(conn, job_id)).status == recorded
 
 
 async def test_q16_missing_queue_metadata_raises_instead_of_reporting_success(
@@ -129,10 +129,10 @@ async def test_q16_missing_queue_metadata_raises_instead_of_reporting_success(
     job = await enqueue_xp(conn, "xp:1")
     await conn.execute("DELETE FROM pgqueuer; DELETE FROM pgqueuer_log")
     with pytest.raises(JobStateInconsistentError):
-        await job_status(conn, job.id)
+        await job_public_status(conn, job.id)
 
 
 async def test_q16_unknown_job_is_not_found(connect: Connect) -> None:
     conn = await connect()
     with pytest.raises(JobNotFoundError):
-        await job_status(conn, uuid4())
+        await job_public_status(conn, uuid4())

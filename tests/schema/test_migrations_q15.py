@@ -5,7 +5,7 @@ from uuid import uuid4
 import asyncpg
 import pytest
 from genji_api.migrate import apply_plan, plan_migrations, rollback_plan
-from genji_api.queue.status import job_status
+from genji_queue.status import job_public_status
 from queue_helpers import enqueue_xp
 
 pytestmark = pytest.mark.queue
@@ -55,10 +55,10 @@ async def test_q15_upgrade_keeps_seeded_legacy_jobs_and_their_statuses(empty_dat
         assert apply_plan(empty_database) == PLAN[1:]
 
         for job_id, (status, code) in zip(ids, LEGACY_ROWS, strict=True):
-            projected = await job_status(conn, job_id)
+            projected = await job_public_status(conn, job_id)
             assert (projected.status, projected.error_code) == (status, code)
         assert await conn.fetchval("SELECT count(*) FROM processed_messages") == 1
         fresh = await enqueue_xp(conn, "xp:after-upgrade")
-        assert (await job_status(conn, fresh.id)).status == "queued"
+        assert (await job_public_status(conn, fresh.id)).status == "queued"
     finally:
         await conn.close()

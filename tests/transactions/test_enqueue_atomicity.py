@@ -3,7 +3,7 @@
 import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
-from genji_api.queue.errors import NotInTransactionError, UnknownQueueEventError, translate
+from genji_queue.errors import NotInTransactionError, UnknownQueueEventError, translate
 from genji_sdk import UnknownEventError
 from queue_helpers import XP_EVENT, xp_payload
 from testdb import Connect

@@ -6,7 +6,7 @@ import json
 import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
-from genji_api.queue.errors import EventKeyConflictError, InvalidJobRequestError, translate
+from genji_queue.errors import EventKeyConflictError, InvalidJobRequestError, translate
 from queue_helpers import XP_EVENT, enqueue_xp, xp_payload
 from testdb import Connect
 

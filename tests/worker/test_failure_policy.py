@@ -22,7 +22,6 @@ pytestmark = pytest.mark.queue
 
 FAST = WorkerSettings(
     polling_fallback=timedelta(seconds=0.2),
-    stale_heartbeat=timedelta(seconds=2),
     drain_timeout=timedelta(seconds=1),
     reconnect_initial=timedelta(seconds=0.1),
     reconnect_max=timedelta(seconds=0.5),

@@ -1,10 +1,11 @@
 """Claiming and fenced writes: the persistence adapter PGQueuer's QueueManager runs on.
 
-PGQueuer still selects, claims and schedules work and detects stale heartbeats. This adapter
-changes three things about how 1.1.1 talks to the database:
+PGQueuer still schedules work, runs executions, buffers their results and heartbeats. This
+adapter changes how 1.1.1 talks to the database:
 
-- a claim that would start a second running job of an entrypoint (two workers dequeuing from
-  the same snapshot) fails on a unique index and claims nothing;
+- claims go through queue_claim, which writes the claim log itself, starts at most one
+  running job per entrypoint across all workers, and judges stale heartbeats by the
+  database's threshold;
 - every terminal, retry and heartbeat write goes through a fenced SQL function keyed by the
   claim token, so a stale owner changes nothing;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import time
 import uuid
@@ -24,6 +24,12 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 import asyncpg
+from genji_queue.claim import queue_claim
+from genji_queue.complete import queue_complete
+from genji_queue.heartbeat import queue_heartbeat
+from genji_queue.hold import queue_hold
+from genji_queue.release import queue_release
+from genji_queue.retry import queue_retry
 from genji_sdk import ClaimToken
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.models import Job, TracebackRecord
@@ -98,19 +104,13 @@ class FencedQueries(Queries):
         global_concurrency_limit: int | None,
         heartbeat_timeout: timedelta,
     ) -> list[Job]:
+        # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
         if time.monotonic() < self.paused_until:
             return []
-        try:
-            jobs: list[Job] = await super().dequeue(
-                batch_size,
-                entrypoints,
-                queue_manager_id,
-                global_concurrency_limit,
-                heartbeat_timeout,
-            )
-        except asyncpg.UniqueViolationError:
-            # Another worker claimed this entrypoint's one running slot at the same moment.
-            return []
+        rows = await queue_claim(
+            self.driver, queue_manager_id, list(entrypoints), batch_size, global_concurrency_limit
+        )
+        jobs = [Job.model_validate(row) for row in rows]
         for job in jobs:
             earlier = self.claims.get(job.id)
             if earlier is not None:
@@ -129,18 +129,6 @@ class FencedQueries(Queries):
         eta: timedelta | None = await super().next_deferred_eta(entrypoints)
         return eta
 
-    async def call(self, function: str, claim: ClaimToken, *args: Any) -> Any:
-        """Call one of the fenced SQL functions with a claim token; returns its value."""
-        placeholders = ", ".join(f"${n}" for n in range(1, len(args) + 4))
-        rows = await self.driver.fetch(
-            f"SELECT {function}({placeholders}) AS result",
-            claim.queue_job_id,
-            claim.queue_manager_id,
-            claim.claimed_at,
-            *args,
-        )
-        return rows[0]["result"]
-
     def settle(self, claim: ClaimToken) -> None:
         self.settled.add(claim)
         self.forget(claim)
@@ -156,18 +144,18 @@ class FencedQueries(Queries):
                 self.settled.discard(claim)
                 continue
             if status == "successful":
-                written = await self.call("queue_complete", claim)
+                written = await queue_complete(self.driver, claim)
             elif status == "canceled":
                 # Interrupted, not failed: back to the queue. Only an audited operator discard
                 # is a terminal cancellation.
-                written = await self.call("queue_release", claim, "execution interrupted")
+                written = await queue_release(self.driver, claim, "execution interrupted")
             else:
                 record = (
                     error_record(traceback.exception_type, traceback.exception_message)
                     if traceback
                     else None
                 )
-                written = await self.call("queue_hold", claim, json.dumps(record), False)
+                written = await queue_hold(self.driver, claim, record)
             self.forget(claim)
             if not written:
                 log.warning("job %s: claim was taken over; %s result not written", job.id, status)
@@ -181,20 +169,12 @@ class FencedQueries(Queries):
             record = error_record(
                 traceback_record.exception_type, traceback_record.exception_message
             )
-        await self.call("queue_retry", claim, delay, json.dumps(record), False)
+        await queue_retry(self.driver, claim, delay, record)
         self.forget(claim)
 
     async def update_heartbeat(self, job_ids: list[int]) -> None:
         claims = [self.claims[i] for i in set(job_ids) if i in self.claims]
-        if not claims:
-            return
-        rows = await self.driver.fetch(
-            "SELECT queue_heartbeat($1, $2, $3) AS lost",
-            [c.queue_job_id for c in claims],
-            [c.queue_manager_id for c in claims],
-            [c.claimed_at for c in claims],
-        )
-        lost = {row["lost"] for row in rows}
+        lost = await queue_heartbeat(self.driver, claims)
         for claim in claims:
             if claim.queue_job_id in lost:
                 log.warning(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from genji_queue.types import ErrorRecord
 
 # user:password@ in connection strings, and bearer or API-key style secrets.
 _SECRETS = re.compile(
     r"(?P<url>://[^:/\s@]+:)[^@\s]+@|(?P<key>(?:authorization|x-api-key|password|token)[\"']?\s*[:=]\s*)\S+",
     re.IGNORECASE,
 )
-MAX_MESSAGE = 300
 
 
 def redact(text: str) -> str:
@@ -22,10 +22,10 @@ def redact(text: str) -> str:
     return _SECRETS.sub(hide, text)
 
 
-def error_record(kind: str, message: str) -> dict[str, Any]:
-    """The traceback JSON our SQL functions read: exception_type and exception_message."""
-    return {"exception_type": kind[:100], "exception_message": redact(message)[:MAX_MESSAGE]}
+def error_record(kind: str, message: str) -> ErrorRecord:
+    """The failure record our SQL functions store (they bound its size): secrets redacted."""
+    return {"exception_type": kind, "exception_message": redact(message)}
 
 
-def describe(error: BaseException) -> dict[str, Any]:
+def describe(error: BaseException) -> ErrorRecord:
     return error_record(type(error).__name__, str(error) or type(error).__name__)

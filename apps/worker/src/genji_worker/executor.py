@@ -21,16 +21,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
 import asyncpg
 import msgspec
+from genji_queue.begin import queue_begin
+from genji_queue.errors import QueueError
+from genji_queue.hold import queue_hold
+from genji_queue.release import queue_release
+from genji_queue.retry import queue_fail, queue_retry
+from genji_queue.types import ErrorRecord
 from genji_sdk import (
     ClaimToken,
     EventSpec,
@@ -134,29 +139,21 @@ class PolicyExecutor(AbstractEntrypointExecutor):
                 type(error).__name__,
             )
             self.queries.settle(claim)
-        except asyncpg.PostgresError as error:
+        except (asyncpg.PostgresError, QueueError) as error:
             # One of our own queue writes failed (privileges, a deadlock, a statement timeout):
             # not the handler's fault. Give the job back and pause instead of holding it.
             log.error("job %s: queue write failed: %s", job.id, error)
             self.outages.report("queue database", None, actionable=True)
-            with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, asyncpg.PostgresError):
-                await self.queries.call("queue_release", claim, "queue write failed")
+            with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, asyncpg.PostgresError, QueueError):
+                await queue_release(self.queries.driver, claim, "queue write failed")
             self.queries.settle(claim)
         finally:
             self.running.pop(claim, None)
 
     async def _execute(self, job: Job, claim: ClaimToken) -> None:
-        gate = await self.queries.driver.fetch(
-            "SELECT * FROM queue_begin($1, $2, $3, $4, $5)",
-            claim.queue_job_id,
-            claim.queue_manager_id,
-            claim.claimed_at,
-            self.settings.max_reclaims,
-            self.settings.dependency_wait,
-        )
-        decision = gate[0]["decision"]
-        if decision != "run":
-            if decision == "held":
+        gate = await queue_begin(self.queries.driver, claim, self.settings.dependency_wait)
+        if gate.decision != "run":
+            if gate.decision == "held":
                 log.error("job %s held before running (see its error summary)", job.id)
             self.queries.settle(claim)
             return
@@ -182,7 +179,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             event_name=envelope.event_name,
             event_key=envelope.event_key,
             attempt=job.attempts + 1,
-            retry_generation=gate[0]["retry_generation"],
+            retry_generation=gate.retry_generation or 0,
             claim=claim,
             trace=envelope.trace,
         )
@@ -211,10 +208,8 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         else:
             self.outages.healthy()
 
-    async def _fail(self, claim: ClaimToken, record: Mapping[str, Any]) -> None:
-        outcome = await self.queries.call(
-            "queue_fail", claim, list(self.settings.retry_delays), json.dumps(record)
-        )
+    async def _fail(self, claim: ClaimToken, record: ErrorRecord) -> None:
+        outcome = await queue_fail(self.queries.driver, claim, self.settings.retry_delays, record)
         if outcome == "held":
             log.error(
                 "job %s held after exhausting its retries: %s",
@@ -224,11 +219,9 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         self.queries.settle(claim)
 
     async def _defer(self, claim: ClaimToken, seconds: float, error: BaseException) -> None:
-        await self.queries.call(
-            "queue_retry", claim, timedelta(seconds=seconds), json.dumps(describe(error)), False
-        )
+        await queue_retry(self.queries.driver, claim, timedelta(seconds=seconds), describe(error))
         self.queries.settle(claim)
 
-    async def _hold(self, claim: ClaimToken, record: Mapping[str, Any]) -> None:
-        await self.queries.call("queue_hold", claim, json.dumps(record), False)
+    async def _hold(self, claim: ClaimToken, record: ErrorRecord) -> None:
+        await queue_hold(self.queries.driver, claim, record)
         self.queries.settle(claim)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncpg
 import msgspec
+from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_sdk import REGISTRY, EventRegistry, JobContext, Owner
 
 from genji_worker.executor import Handler
@@ -21,21 +22,16 @@ async def tally_once(dsn: str, context: JobContext) -> None:
     conn = await asyncpg.connect(dsn)
     try:
         async with conn.transaction():
-            fresh = await conn.fetchval(
-                "SELECT fresh FROM effect_receipt_begin($1, 'tally', 'tally:+1', $2, $3)",
-                context.job_id,
-                context.claim.queue_manager_id,
-                context.claim.claimed_at,
+            receipt = await effect_receipt_begin(
+                conn, context.claim, context.job_id, "tally", "tally:+1"
             )
-            if fresh:
+            if receipt.fresh:
                 await conn.execute(
                     "INSERT INTO effect_tally (job_id, applied) VALUES ($1, 1) "
                     "ON CONFLICT (job_id) DO UPDATE SET applied = effect_tally.applied + 1",
                     context.job_id,
                 )
-                await conn.execute(
-                    "SELECT effect_receipt_complete($1, 'tally', '{}')", context.job_id
-                )
+                await effect_receipt_complete(conn, context.job_id, "tally", {})
     finally:
         await conn.close()
 

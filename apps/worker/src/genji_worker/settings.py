@@ -18,9 +18,8 @@ class WorkerSettings:
     """Running jobs per entrypoint across every worker process. The database enforces exactly
     one (a unique index), so this is fixed and exists to be stated, not tuned."""
     polling_fallback: timedelta = timedelta(seconds=5)
-    """How long an idle worker waits for a NOTIFY before polling anyway."""
-    stale_heartbeat: timedelta = timedelta(seconds=60)
-    """A claim whose heartbeat is older than this is reclaimed by another worker."""
+    """How long an idle worker waits for a NOTIFY before polling anyway. The stale-heartbeat
+    threshold and the crash-loop cap are the database's (queue_settings), not the worker's."""
     drain_timeout: timedelta = timedelta(seconds=30)
     reconnect_initial: timedelta = timedelta(seconds=1)
     reconnect_max: timedelta = timedelta(seconds=30)
@@ -40,16 +39,14 @@ class WorkerSettings:
     """Default per-execution deadline; an entrypoint's registry entry may override it."""
     dependency_wait: timedelta = timedelta(seconds=2)
     """Re-check interval for a job waiting on its parent or an earlier event of its entity."""
-    max_reclaims: int = 3
-    """Worker deaths tolerated while one job runs before it is held for the operator."""
 
     def __post_init__(self) -> None:
         if self.active_jobs < 2 * self.batch_size:
             raise ValueError("active_jobs must be at least twice batch_size (PGQueuer 1.1.1 rule)")
         if self.entrypoint_concurrency != 1:
             raise ValueError("entrypoint_concurrency is enforced as 1 by the database")
-        if self.stale_heartbeat <= timedelta(0) or self.command_timeout <= timedelta(0):
-            raise ValueError("stale_heartbeat and command_timeout must be positive")
+        if self.command_timeout <= timedelta(0):
+            raise ValueError("command_timeout must be positive")
 
 
 def settings_from_env(environ: Mapping[str, str] | None = None) -> WorkerSettings:

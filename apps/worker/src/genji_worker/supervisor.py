@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import asyncpg
+from genji_queue.release import queue_release
+from genji_queue.workers import QueueConfig, queue_config, queue_worker_beat, queue_worker_stopped
 from genji_sdk import REGISTRY, ClaimToken, EventRegistry, Owner
 from pgqueuer import QueueManager
 from pgqueuer.executors import EntrypointExecutorParameters
@@ -114,9 +116,10 @@ class QueueSupervisor:
             manager.register_executor(name, self._executor(name, handler, queries))
 
         try:
+            config = await queue_config(queries.driver)
             await self._release_orphans(queries)
             if previous is not None:
-                await queries.driver.execute("SELECT queue_worker_stopped($1)", previous)
+                await queue_worker_stopped(queries.driver, previous)
             await self._beat(queries, manager)
         except QUEUE_CONNECTION_ERRORS:
             return
@@ -125,11 +128,11 @@ class QueueSupervisor:
                 dequeue_timeout=self.settings.polling_fallback,
                 batch_size=self.settings.batch_size,
                 max_concurrent_tasks=self.settings.active_jobs,
-                heartbeat_timeout=self.settings.stale_heartbeat,
+                heartbeat_timeout=config.stale_heartbeat,
                 shutdown_on_listener_failure=True,
             )
         )
-        beats = asyncio.create_task(self._beat_forever(queries, manager))
+        beats = asyncio.create_task(self._beat_forever(queries, manager, config))
         stop = asyncio.create_task(self._stop.wait())
         gone = asyncio.create_task(lost.wait())
         try:
@@ -139,9 +142,7 @@ class QueueSupervisor:
                 # Best effort and brief, so the whole stop fits the 45 s container grace.
                 with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
                     await asyncio.wait_for(
-                        queries.driver.execute(
-                            "SELECT queue_worker_stopped($1)", manager.queue_manager_id
-                        ),
+                        queue_worker_stopped(queries.driver, manager.queue_manager_id),
                         STOP_CLEANUP_SECONDS,
                     )
                 return
@@ -215,20 +216,18 @@ class QueueSupervisor:
         another worker has since taken is left alone)."""
         while self._orphaned:
             claim = self._orphaned[-1]
-            await queries.call("queue_release", claim, "worker lost its queue connection")
+            await queue_release(queries.driver, claim, "worker lost its queue connection")
             self._orphaned.pop()
 
     async def _beat(self, queries: FencedQueries, manager: QueueManager) -> None:
-        await queries.driver.execute(
-            "SELECT queue_worker_beat($1, $2, $3, $4)",
-            manager.queue_manager_id,
-            self.owner,
-            socket.gethostname(),
-            os.getpid(),
+        await queue_worker_beat(
+            queries.driver, manager.queue_manager_id, self.owner, socket.gethostname(), os.getpid()
         )
 
-    async def _beat_forever(self, queries: FencedQueries, manager: QueueManager) -> None:
-        interval = max(self.settings.stale_heartbeat.total_seconds() / 4, 0.5)
+    async def _beat_forever(
+        self, queries: FencedQueries, manager: QueueManager, config: QueueConfig
+    ) -> None:
+        interval = max(config.stale_heartbeat.total_seconds() / 4, 0.5)
         while True:
             await asyncio.sleep(interval)
             with contextlib.suppress(*QUEUE_CONNECTION_ERRORS):

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from uuid import UUID
 
 import asyncpg
 import msgspec
+from genji_queue import enqueue
+from genji_queue.errors import NotInTransactionError
 from genji_sdk import REGISTRY, encode_payload, sanitize_trace
 from genji_sdk.jobs import JobStatusResponse
-
-from genji_api.queue.errors import NotInTransactionError, translate
-
-ENQUEUE_SQL = """
-SELECT job_id, status, error_code, error_msg
-FROM enqueue_job($1, $2::jsonb, $3, $4, $5, $6, $7::jsonb)
-"""
 
 
 async def enqueue_job(
@@ -37,25 +31,14 @@ async def enqueue_job(
     """
     if not conn.is_in_transaction():
         raise NotInTransactionError("enqueue_job must run inside the caller's transaction")
-    spec = REGISTRY.get(event_name)
-    body = encode_payload(event_name, payload).decode()
-    try:
-        row = await conn.fetchrow(
-            ENQUEUE_SQL,
-            event_name,
-            body,
-            event_key,
-            entity_key,
-            depends_on,
-            spec.payload_version,
-            json.dumps(sanitize_trace(trace or {})),
-        )
-    except asyncpg.PostgresError as error:
-        raise translate(error) from error
-    assert row is not None
-    return JobStatusResponse(
-        id=row["job_id"],
-        status=row["status"],
-        error_code=row["error_code"],
-        error_msg=row["error_msg"],
+    enqueued = await enqueue.enqueue_job(
+        conn,
+        event_name=event_name,
+        payload_json=encode_payload(event_name, payload).decode(),
+        event_key=event_key,
+        entity_key=entity_key,
+        depends_on=depends_on,
+        schema_version=REGISTRY.get(event_name).payload_version,
+        trace=sanitize_trace(trace or {}),
     )
+    return enqueued.job

@@ -10,20 +10,13 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 import asyncpg
-
-METRICS_SQL = "SELECT * FROM queue_metrics($1)"
-
-
-async def read_metrics(conn: asyncpg.Connection, alive_within: timedelta) -> dict[str, object]:
-    row = await conn.fetchrow(METRICS_SQL, alive_within)
-    assert row is not None
-    return dict(row)
+from genji_queue.metrics import queue_metrics
 
 
 async def _report(dsn: str, alive_within: timedelta) -> str:
     conn = await asyncpg.connect(dsn)
     try:
-        metrics = await read_metrics(conn, alive_within)
+        metrics = await queue_metrics(conn, alive_within)
     finally:
         await conn.close()
     width = max(len(k) for k in metrics)

@@ -10,7 +10,8 @@ class QueueError(Exception):
 
 
 class EventKeyConflictError(QueueError):
-    """GJ001: the (event name, event key) identity was already used with another payload."""
+    """GJ001: the (event name, event key) identity was already used with another payload,
+    entity key or parent."""
 
 
 class UnknownQueueEventError(QueueError):
@@ -18,7 +19,7 @@ class UnknownQueueEventError(QueueError):
 
 
 class InvalidJobRequestError(QueueError):
-    """GJ003: an argument was missing or malformed."""
+    """GJ003: an argument was missing, malformed or over its limit."""
 
 
 class EffectFingerprintMismatchError(QueueError):
@@ -37,6 +38,11 @@ class JobStateInconsistentError(QueueError):
     """GJ500: queue metadata is missing or contradictory; an operator must reconcile it."""
 
 
+class RetryTransactionError(QueueError):
+    """40001 / 40P01: the transaction lost a serialization or deadlock race. Nothing it did
+    was committed; roll back and run the whole transaction again."""
+
+
 class NotInTransactionError(QueueError):
     """The caller must supply a connection with an open transaction."""
 
@@ -49,6 +55,8 @@ _BY_SQLSTATE: dict[str, type[QueueError]] = {
     "GJ404": JobNotFoundError,
     "GJ409": StaleClaimError,
     "GJ500": JobStateInconsistentError,
+    "40001": RetryTransactionError,
+    "40P01": RetryTransactionError,
 }
 
 

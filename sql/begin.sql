@@ -6,11 +6,12 @@
 --                       same entity (held included), or the depends_on parent, is unfinished.
 --                       The re-check interval starts at p_wait and doubles up to a minute; the
 --                       awaited job's completion wakes the waiter at once (queue_resume_waiters)
---            'held'     held with a diagnostic: the worker died with this job claimed more than
---                       p_max_reclaims times, or the depends_on parent failed terminally
+--            'held'     held with a diagnostic: workers died with this job claimed more than
+--                       queue_settings.max_reclaims times, or the depends_on parent failed
+--                       terminally
 --            'lost'     the caller's claim is stale; nothing was written
 CREATE OR REPLACE FUNCTION queue_begin(
-    p_id bigint, p_manager uuid, p_claimed_at timestamptz, p_max_reclaims integer, p_wait interval
+    p_id bigint, p_manager uuid, p_claimed_at timestamptz, p_wait interval
 ) RETURNS TABLE (decision text, retry_generation integer, handler_failures integer)
 LANGUAGE plpgsql
 SECURITY DEFINER
@@ -20,6 +21,7 @@ DECLARE
     v_job      public.jobs;
     v_ordered  boolean;
     v_claims   integer;
+    v_max      integer;
     v_parent   text;
     v_wait     interval;
 BEGIN
@@ -42,12 +44,13 @@ BEGIN
     END IF;
 
     -- Claims since the job last went back to the queue: more than one means earlier owners
-    -- died while running it (PGQueuer's stale reclaim does not count attempts).
+    -- died while running it. Only queue_claim writes 'picked' rows, so the count is honest.
     SELECT count(*) INTO v_claims FROM pgqueuer_log l
     WHERE l.job_id = p_id AND l.status = 'picked'
       AND l.id > coalesce((SELECT max(r.id) FROM pgqueuer_log r
                            WHERE r.job_id = p_id AND r.status = 'queued'), 0);
-    IF v_claims - 1 > p_max_reclaims THEN
+    SELECT s.max_reclaims INTO STRICT v_max FROM queue_settings s;
+    IF v_claims - 1 > v_max THEN
         PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(
             'exception_type', 'WorkerLost',
             'exception_message', format('a worker stopped while running this job %s times', v_claims - 1)));

@@ -1,1 +1,0 @@
-"""Replay-safe effects: receipts for database mutations performed on behalf of a job."""

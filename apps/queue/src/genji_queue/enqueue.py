@@ -1,0 +1,56 @@
+"""sql/enqueue.sql: enqueue_job."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from uuid import UUID
+
+from genji_sdk.jobs import JobStatusResponse
+
+from genji_queue.calls import Session, sql_call
+
+_ENQUEUE = sql_call(
+    "enqueue_job",
+    "SELECT job_id, status, error_code, error_msg, created "
+    "FROM enqueue_job($1, $2::jsonb, $3, $4, $5, $6, $7::jsonb)",
+)
+
+
+@dataclass(frozen=True)
+class Enqueued:
+    job: JobStatusResponse
+    created: bool
+    """False when the identity already existed and this call resolved to it."""
+
+
+async def enqueue_job(
+    session: Session,
+    *,
+    event_name: str,
+    payload_json: str,
+    event_key: str,
+    entity_key: str | None = None,
+    depends_on: UUID | None = None,
+    schema_version: int | None = None,
+    trace: Mapping[str, str] | None = None,
+) -> Enqueued:
+    """Create or resolve the job for (event_name, event_key) in the caller's transaction."""
+    row = await _ENQUEUE.row(
+        session,
+        event_name,
+        payload_json,
+        event_key,
+        entity_key,
+        depends_on,
+        schema_version,
+        json.dumps(dict(trace or {})),
+    )
+    job = JobStatusResponse(
+        id=row["job_id"],
+        status=row["status"],
+        error_code=row["error_code"],
+        error_msg=row["error_msg"],
+    )
+    return Enqueued(job=job, created=row["created"])

@@ -1,0 +1,87 @@
+"""Every function in sql/ is called from Python through exactly one typed wrapper in
+genji_queue, and no other code writes SQL text that calls those functions."""
+
+import importlib
+import pkgutil
+import re
+import tokenize
+from pathlib import Path
+
+import genji_queue
+import pytest
+from genji_queue.calls import CALLS
+from testdb import Connect
+
+pytestmark = pytest.mark.queue
+
+ROOT = Path(__file__).resolve().parents[2]
+DECLARED = re.compile(r"CREATE (?:OR REPLACE )?FUNCTION (\w+)\(", re.IGNORECASE)
+
+# Called only by other SQL functions or triggers, never from Python.
+INTERNAL = {
+    "queue_wake": "NOTIFY helper of the transitions",
+    "queue_resume_waiters": "called by queue_complete",
+    "queue_session_alive": "liveness check of the worker functions",
+    "queue_error_summary": "shapes failure records inside retry and hold",
+    "job_terminal_summary": "shared by job_public_status and queue_prune_logs",
+    "effect_receipt_require_completion": "commit-time trigger of effect_receipts",
+}
+
+# Python that must reach these functions through genji_queue only.
+CALLERS = [
+    *ROOT.glob("apps/*/src/**/*.py"),
+    *ROOT.glob("bench/**/*.py"),
+    ROOT / "tests" / "queue_helpers.py",
+    ROOT / "tests" / "lifecycle" / "harness.py",
+]
+
+
+def _sql_functions() -> set[str]:
+    return {name for f in (ROOT / "sql").glob("*.sql") for name in DECLARED.findall(f.read_text())}
+
+
+def _load_wrappers() -> None:
+    for module in pkgutil.iter_modules(genji_queue.__path__):
+        importlib.import_module(f"genji_queue.{module.name}")
+
+
+def test_every_sql_function_has_exactly_one_wrapper() -> None:
+    _load_wrappers()
+    functions = _sql_functions()
+    assert set(INTERNAL) <= functions, "an internal function no longer exists"
+    assert set(CALLS) == functions - set(INTERNAL)
+
+
+def test_each_wrapper_calls_the_function_it_names() -> None:
+    _load_wrappers()
+    for name, call in CALLS.items():
+        called = set(re.findall(r"(\w+)\(", call.statement)) & _sql_functions()
+        assert called == {name}, f"{name}: statement calls {called}"
+
+
+async def test_every_wrapper_statement_prepares_against_the_schema(connect: Connect) -> None:
+    _load_wrappers()
+    conn = await connect()
+    for call in CALLS.values():
+        await conn.prepare(call.statement)
+
+
+def _string_literals(path: Path) -> list[tuple[int, str]]:
+    with path.open("rb") as source:
+        return [
+            (token.start[0], token.string)
+            for token in tokenize.tokenize(source.readline)
+            if token.type == tokenize.STRING
+        ]
+
+
+def test_no_sql_text_for_queue_functions_outside_the_wrappers() -> None:
+    pattern = re.compile(rf"\b(?:{'|'.join(sorted(_sql_functions()))})\s*\(")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in CALLERS
+        if "genji_queue" not in path.parts
+        for line, text in _string_literals(path)
+        if pattern.search(text)
+    ]
+    assert offenders == []
