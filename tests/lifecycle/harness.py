@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
@@ -19,6 +17,8 @@ import msgspec
 import psycopg
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
+from genji_devstack.fleet import WorkerFleet
+from genji_devstack.fleet import WorkerProcess as Worker
 from genji_queue.enqueue import enqueue_job
 from genji_queue.status import job_public_status
 from genji_worker.recorder import EffectRecorder
@@ -60,28 +60,11 @@ async def eventually(
 
 
 @dataclass
-class Worker:
-    process: subprocess.Popen[bytes]
-    log_path: Path
-
-    def signal(self, signum: int) -> None:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signum)
-
-    def wait(self, timeout: float = 20.0) -> int:
-        return self.process.wait(timeout)
-
-    def log(self) -> str:
-        return self.log_path.read_text()
-
-
-@dataclass
 class Stack:
     """One test's own cluster, migrated database, effect recorder and worker processes."""
 
     cluster: PgCluster
     tmp: Path
-    workers: list[Worker] = field(default_factory=list)
 
     @property
     def dsn(self) -> str:
@@ -95,34 +78,18 @@ class Stack:
     def recorder(self) -> EffectRecorder:
         return EffectRecorder(self.tmp / "effects")
 
+    @cached_property
+    def fleet(self) -> WorkerFleet:
+        return WorkerFleet(self.tmp, self.recorder.directory, observer_dsn=self.dsn)
+
     def start_worker(self, owner: str = "bot", **settings: str) -> Worker:
-        env = {
-            **os.environ,
-            **FAST_SETTINGS,
-            **settings,
-            "QUEUE_DATABASE_URL": self.worker_dsn if owner == "bot" else self.dsn,
-            "GENJI_RECORDER_DIR": str(self.recorder.directory),
-            "GENJI_TALLY_DSN": self.dsn,
-            "PYTHONUNBUFFERED": "1",
-        }
-        log_path = self.tmp / f"worker-{len(self.workers)}.log"
-        with log_path.open("wb") as out:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "genji_worker", owner],
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        worker = Worker(process, log_path)
-        self.workers.append(worker)
-        return worker
+        queue_dsn = self.worker_dsn if owner == "bot" else self.dsn
+        return self.fleet.start(
+            owner, queue_dsn, {**FAST_SETTINGS, **settings, "GENJI_TALLY_DSN": self.dsn}
+        )
 
     def stop_all(self) -> None:
-        for worker in self.workers:
-            if worker.process.poll() is None:
-                worker.process.kill()
-                worker.process.wait(10)
+        self.fleet.kill_all()
 
     async def connect(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.dsn)
