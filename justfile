@@ -46,7 +46,7 @@ schema-dump: deps
 migrate: deps
     uv run --frozen python -m genji_api.migrate
 
-# Queue benchmarks: producer enqueue, then worker drain, latency and recovery (bench/README.md).
-bench: deps
-    uv run --frozen python bench/enqueue.py
-    uv run --frozen python bench/worker.py
+# Queue benchmarks, durable and with fsync off, then every target's verdict (bench/README.md).
+# `just bench --quick` is a shorter smoke run.
+bench *args: deps
+    uv run --frozen python bench/run_all.py {{args}}

@@ -1,0 +1,211 @@
+"""Where enqueue_job's time goes: a ladder from the identity floor to the API's enqueue_job, one
+part added per step, with fsync off so that only statement and CPU cost remain.
+
+  identity floor      the three rows as one plain statement (as in enqueue.py)
+  + columns & hash    the same rows with every column enqueue_job fills: entity key and
+                      dedupe key (two more index entries), execute_after, the payload parsed
+                      as jsonb and its sha256 hash, ON CONFLICT on the identity
+  + entity lock       the per-entity advisory lock that orders producers of one entity
+  + envelope          the queue payload built as enqueue_job stores it (job id, event, key,
+                      version, payload, trace): everything enqueue_job writes, in one plain
+                      statement
+  + PL/pgSQL call     that one statement as the body of a PL/pgSQL function: the cost of
+                      calling a function at all
+  SQL enqueue_job     the real PL/pgSQL function through its genji_queue wrapper: adds the
+                      event registry lookup, argument checks and the work split over several
+                      statements (each its own executor run)
+  API enqueue_job     genji_api's wrapper: adds payload encoding with type check, trace
+                      sanitizing and the transaction check in Python
+
+Each step's extra cost per job is the difference of its median transaction time (p50, which
+scheduling stalls on a shared machine move least) to the step before; the shares say how much
+of the gap from the floor to enqueue_job each part explains. Steps run interleaved in rounds
+with a rotating order, as in enqueue.py.
+
+    uv run --frozen python bench/enqueue_parts.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+import asyncpg
+from common import (
+    EVENT,
+    FSYNC_OFF,
+    bench_cluster,
+    describe_server,
+    migrated_database,
+    print_table,
+    timed,
+)
+from enqueue import (
+    ENTITY_KEY,
+    IDENTITY_FLOOR_SQL,
+    PAYLOAD,
+    SCRATCH_DDL,
+    Case,
+    Result,
+    Sizes,
+    Step,
+    run_cases,
+)
+from genji_api.queue.enqueue import enqueue_job as api_enqueue_job
+from genji_queue.enqueue import enqueue_job
+from genji_sdk import REGISTRY, encode_payload
+
+DATABASE = "genji_bench_enqueue_parts"
+SIZES = Sizes(n=500, rounds=6, warmup=100)
+QUICK = Sizes(n=300, rounds=2, warmup=30)
+
+_IDENTITY = """
+    INSERT INTO public.jobs (id, action, status, queue_job_id, event_key, payload_hash,
+                             schema_version, entity_key, event_seq)
+    SELECT gen_random_uuid(), 'api.xp.grant', 'queued', nextval('pgqueuer_id_seq'), $1,
+           encode(sha256(convert_to($2::jsonb::text, 'UTF8')), 'hex'), 1, $3,
+           nextval('job_event_seq')
+    {source}
+    ON CONFLICT (action, event_key) DO NOTHING
+    RETURNING id, queue_job_id
+"""
+_QUEUED = """
+    INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
+    SELECT queue_job_id, 0, 'api.xp.grant', {payload}, now(), 'api.xp.grant:' || $1, 'queued'
+    FROM identity
+    RETURNING id, entrypoint, priority
+"""
+_LOGGED = """
+INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+SELECT id, 'queued', entrypoint, priority FROM queued
+"""
+_PLAIN_PAYLOAD = "convert_to($2::jsonb::text, 'UTF8')"
+_ENVELOPE = """convert_to(jsonb_build_object(
+        'job_id', id, 'event_name', 'api.xp.grant', 'event_key', $1, 'payload_version', 1,
+        'payload', $2::jsonb, 'trace', '{}'::jsonb)::text, 'UTF8')"""
+_LOCK = "WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended('genji.entity:' || $3, 0)))"
+
+
+def _ladder_sql(lock: bool, envelope: bool) -> str:
+    identity = _IDENTITY.format(source="FROM locked" if lock else "")
+    queued = _QUEUED.format(payload=_ENVELOPE if envelope else _PLAIN_PAYLOAD)
+    head = f"{_LOCK}, identity AS ({identity})" if lock else f"WITH identity AS ({identity})"
+    return f"{head}, queued AS ({queued}){_LOGGED}"
+
+
+COLUMNS_SQL = _ladder_sql(lock=False, envelope=False)
+LOCKED_SQL = _ladder_sql(lock=True, envelope=False)
+INLINED_SQL = _ladder_sql(lock=True, envelope=True)
+# PL/pgSQL reads $1..$3 in a body as the function's arguments.
+ONE_STATEMENT_DDL = f"""
+CREATE FUNCTION bench_one_statement(text, text, text) RETURNS void LANGUAGE plpgsql
+AS $body$ BEGIN {INLINED_SQL}; END $body$"""
+ONE_STATEMENT_SQL = "SELECT bench_one_statement($1, $2, $3)"
+
+
+def build_ladder(conn: asyncpg.Connection) -> list[Case]:
+    body = encode_payload(EVENT, PAYLOAD)
+    text = body.decode()
+    version = REGISTRY.get(EVENT).payload_version
+
+    def plain(sql: str, prefix: str) -> Step:
+        async def step(seq: int) -> None:
+            async with conn.transaction():
+                await conn.execute(sql, f"{prefix}:{seq}", text, ENTITY_KEY)
+
+        return step
+
+    async def floor(seq: int) -> None:
+        async with conn.transaction():
+            await conn.execute(IDENTITY_FLOOR_SQL, f"floor:{seq}", body)
+
+    async def sql_function(seq: int) -> None:
+        async with conn.transaction():
+            await enqueue_job(
+                conn,
+                event_name=EVENT,
+                payload_json=text,
+                event_key=f"sql:{seq}",
+                entity_key=ENTITY_KEY,
+                schema_version=version,
+                trace={},
+            )
+
+    async def api(seq: int) -> None:
+        async with conn.transaction():
+            await api_enqueue_job(
+                conn,
+                event_name=EVENT,
+                payload=PAYLOAD,
+                event_key=f"api:{seq}",
+                entity_key=ENTITY_KEY,
+            )
+
+    return [
+        Case("identity floor", floor, "public.jobs"),
+        Case("+ columns & hash", plain(COLUMNS_SQL, "columns"), "public.jobs"),
+        Case("+ entity lock", plain(LOCKED_SQL, "locked"), "public.jobs"),
+        Case("+ envelope", plain(INLINED_SQL, "inlined"), "public.jobs"),
+        Case("+ PL/pgSQL call", plain(ONE_STATEMENT_SQL, "function"), "public.jobs"),
+        Case("SQL enqueue_job", sql_function, "public.jobs"),
+        Case("API enqueue_job", api, "public.jobs"),
+    ]
+
+
+def report(results: dict[str, Result]) -> None:
+    p50_us = {name: result.latency_ms(50) * 1000 for name, result in results.items()}
+    names = list(p50_us)
+    gap = p50_us[names[-1]] - p50_us[names[0]]
+    rows = []
+    for index, name in enumerate(names):
+        added = p50_us[name] - p50_us[names[index - 1]] if index else 0.0
+        rows.append(
+            [
+                name,
+                f"{p50_us[name]:.0f}",
+                f"{added:+.0f}" if index else "",
+                f"{added / gap:.0%}" if index and gap > 0 else "",
+                f"{results[name].median_rate:,.0f}",
+            ]
+        )
+    columns = ["p50 us/job", "step adds us", "share of gap", "median jobs/s"]
+    print_table(f"enqueue_job's parts [{FSYNC_OFF.label}]", columns, rows, "step")
+    print(
+        f"\nidentity floor -> API enqueue_job: {gap:+.0f} us per job at the median; "
+        f"p50 identity floor / p50 API enqueue_job = {p50_us[names[0]] / p50_us[names[-1]]:.2f}"
+    )
+
+
+async def run(quick: bool) -> None:
+    sizes = QUICK if quick else SIZES
+    with bench_cluster(FSYNC_OFF) as cluster:
+        database = await migrated_database(cluster, DATABASE)
+        conn = await database.connect()
+        try:
+            await conn.execute(SCRATCH_DDL)
+            await conn.execute(ONE_STATEMENT_DDL)
+            print(f"\n{await describe_server(conn, FSYNC_OFF)}; one asyncpg connection")
+            print(f"  {sizes.n} transactions per step per round, {sizes.rounds} rounds")
+            results = await run_cases(conn, build_ladder(conn), sizes)
+        finally:
+            await conn.close()
+    report(results)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer jobs, for a smoke run")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    with timed("enqueue parts benchmark"):
+        asyncio.run(run(args.quick))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Every queue benchmark in one run (`just bench`), then every target with its verdict.
+
+uv run --frozen python bench/run_all.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Sequence
+
+import drain
+import enqueue
+import enqueue_parts
+import latency
+import recovery
+from common import Target
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+async def run_all(quick: bool) -> list[Target]:
+    targets: list[Target] = []
+    for title, run in (
+        ("enqueue", enqueue.run),
+        ("drain", drain.run),
+        ("latency", latency.run),
+        ("recovery", recovery.run),
+    ):
+        print(f"\n=== {title} ({load()})", flush=True)
+        targets.extend(await run(quick))
+    print(f"\n=== enqueue_job's parts ({load()})", flush=True)
+    await enqueue_parts.run(quick)
+    return targets
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer samples, for a smoke run")
+    args = parser.parse_args(argv)
+    began = time.monotonic()
+    targets = asyncio.run(run_all(args.quick))
+    print(f"\n=== targets ({load()}; total {time.monotonic() - began:.0f}s)")
+    for target in targets:
+        print(target.line())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
