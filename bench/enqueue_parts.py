@@ -17,10 +17,11 @@ part added per step, with fsync off so that only statement and CPU cost remain.
   API enqueue_job     genji_api's wrapper: adds payload encoding with type check, trace
                       sanitizing and the transaction check in Python
 
-Each step's extra cost per job is the difference of its median transaction time (p50, which
-scheduling stalls on a shared machine move least) to the step before; the shares say how much
-of the gap from the floor to enqueue_job each part explains. Steps run interleaved in rounds
-with a rotating order, as in enqueue.py.
+The steps take turns transaction by transaction (the first to go rotates), so every step
+meets the same machine, disk and table sizes; the tables are truncated between rounds. A
+step's extra cost per job is its median transaction time (p50, which scheduling stalls on a
+shared machine move least) minus the step before's; the shares say how much of the way from
+the floor to the API's enqueue_job each part explains.
 
     uv run --frozen python bench/enqueue_parts.py [--quick]
 """
@@ -29,7 +30,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
+import statistics
 import sys
+import time
 from collections.abc import Sequence
 
 import asyncpg
@@ -39,6 +43,7 @@ from common import (
     bench_cluster,
     describe_server,
     migrated_database,
+    percentile,
     print_table,
     timed,
 )
@@ -48,18 +53,17 @@ from enqueue import (
     PAYLOAD,
     SCRATCH_DDL,
     Case,
-    Result,
     Sizes,
     Step,
-    run_cases,
+    reset,
 )
 from genji_api.queue.enqueue import enqueue_job as api_enqueue_job
 from genji_queue.enqueue import enqueue_job
 from genji_sdk import REGISTRY, encode_payload
 
 DATABASE = "genji_bench_enqueue_parts"
-SIZES = Sizes(n=500, rounds=6, warmup=100)
-QUICK = Sizes(n=300, rounds=2, warmup=30)
+SIZES = Sizes(n=400, rounds=4, warmup=50)
+QUICK = Sizes(n=150, rounds=2, warmup=20)
 
 _IDENTITY = """
     INSERT INTO public.jobs (id, action, status, queue_job_id, event_key, payload_hash,
@@ -154,27 +158,48 @@ def build_ladder(conn: asyncpg.Connection) -> list[Case]:
     ]
 
 
-def report(results: dict[str, Result]) -> None:
-    p50_us = {name: result.latency_ms(50) * 1000 for name, result in results.items()}
-    names = list(p50_us)
-    gap = p50_us[names[-1]] - p50_us[names[0]]
+async def interleaved(
+    conn: asyncpg.Connection, steps: Sequence[Case], sizes: Sizes
+) -> dict[str, list[float]]:
+    """Microseconds per transaction of each step, the steps taking turns transaction by
+    transaction (rotating who goes first) so that all of them meet the same conditions."""
+    samples: dict[str, list[float]] = {step.name: [] for step in steps}
+    seqs = itertools.count()
+    clock = time.perf_counter_ns
+    for index in range(1 + sizes.rounds):
+        await reset(conn)
+        count = sizes.warmup if index == 0 else sizes.n
+        for i in range(count):
+            shift = i % len(steps)
+            for step in [*steps[shift:], *steps[:shift]]:
+                began = clock()
+                await step.step(next(seqs))
+                if index:
+                    samples[step.name].append((clock() - began) / 1000)
+    return samples
+
+
+def report(samples: dict[str, list[float]]) -> None:
+    p50 = {name: statistics.median(values) for name, values in samples.items()}
+    names = list(p50)
+    gap = p50[names[-1]] - p50[names[0]]
     rows = []
-    for index, name in enumerate(names):
-        added = p50_us[name] - p50_us[names[index - 1]] if index else 0.0
+    for before, name in zip([None, *names], names, strict=False):
+        added = p50[name] - p50[before] if before else 0.0
         rows.append(
             [
                 name,
-                f"{p50_us[name]:.0f}",
-                f"{added:+.0f}" if index else "",
-                f"{added / gap:.0%}" if index and gap > 0 else "",
-                f"{results[name].median_rate:,.0f}",
+                f"{p50[name]:.0f}",
+                f"{added:+.0f}" if before else "",
+                f"{added / gap:.0%}" if before and gap > 0 else "",
+                f"{percentile(samples[name], 90):.0f}",
             ]
         )
-    columns = ["p50 us/job", "step adds us", "share of gap", "median jobs/s"]
+    columns = ["p50 us/job", "step adds us", "share of gap", "p90 us/job"]
     print_table(f"enqueue_job's parts [{FSYNC_OFF.label}]", columns, rows, "step")
     print(
-        f"\nidentity floor -> API enqueue_job: {gap:+.0f} us per job at the median; "
-        f"p50 identity floor / p50 API enqueue_job = {p50_us[names[0]] / p50_us[names[-1]]:.2f}"
+        f"\n{names[0]} -> {names[-1]}: {gap:+.0f} us per job at the median; "
+        f"p50 {names[0]} / p50 {names[-1]} = {p50[names[0]] / p50[names[-1]]:.2f}"
     )
 
 
@@ -188,10 +213,10 @@ async def run(quick: bool) -> None:
             await conn.execute(ONE_STATEMENT_DDL)
             print(f"\n{await describe_server(conn, FSYNC_OFF)}; one asyncpg connection")
             print(f"  {sizes.n} transactions per step per round, {sizes.rounds} rounds")
-            results = await run_cases(conn, build_ladder(conn), sizes)
+            samples = await interleaved(conn, build_ladder(conn), sizes)
         finally:
             await conn.close()
-    report(results)
+    report(samples)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 
 import drain
+import drain_parts
 import enqueue
 import enqueue_parts
 import latency
@@ -37,6 +38,8 @@ async def run_all(quick: bool) -> list[Target]:
         targets.extend(await run(quick))
     print(f"\n=== enqueue_job's parts ({load()})", flush=True)
     await enqueue_parts.run(quick)
+    print(f"\n=== drain parts ({load()})", flush=True)
+    await drain_parts.run(quick)
     return targets
 
 

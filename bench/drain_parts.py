@@ -1,0 +1,114 @@
+"""Where the drain's time goes: server execution time per job of every statement the fenced
+QueueSupervisor and stock PGQueuer send, at the spec settings, with fsync off.
+
+One drain of N jobs per case, as in drain.py, on a server with pg_stat_statements loaded. For
+each case the report gives the wall time per job, the server's execution time per job summed
+over the worker's top-level statements, and the statements that take it: calls per job and
+microseconds per job. Execution time leaves out the commit's WAL flush, which drain.py's WAL
+flush count covers on a durable server.
+
+    uv run --frozen python bench/drain_parts.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+
+import asyncpg
+from common import (
+    FSYNC_OFF,
+    StatementCounter,
+    bench_cluster,
+    describe_server,
+    migrated_database,
+    print_table,
+    timed,
+)
+from drain import CASES, QUEUE_BUSY_SQL, fill_queue
+
+DATABASE = "genji_bench_drain_parts"
+JOBS = 300
+QUICK_JOBS = 100
+SHOWN = 6
+
+PRELOAD_SQL = "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
+RESET_SQL = "SELECT pg_stat_statements_reset()"
+# The benchmark's own statements (the emptiness probe, this query) are left out.
+STATEMENTS_SQL = """
+SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 64) AS query
+FROM pg_stat_statements
+WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND query NOT LIKE '%pg_stat_statements%' AND query <> $1
+ORDER BY total_exec_time DESC
+"""
+PROBE_NORMALIZED = QUEUE_BUSY_SQL.replace("SELECT 1", "SELECT $1")
+
+
+async def measure(n: int) -> None:
+    with bench_cluster(FSYNC_OFF) as cluster:
+        database = await migrated_database(cluster, DATABASE)
+        conn = await database.connect()
+        try:
+            await conn.execute(PRELOAD_SQL)
+        finally:
+            await conn.close()
+        await asyncio.to_thread(cluster.restart)
+        conn = await database.connect()
+        try:
+            await conn.execute("CREATE EXTENSION pg_stat_statements")
+            print(f"\n{await describe_server(conn, FSYNC_OFF)}, pg_stat_statements loaded")
+            print(f"  one drain of {n} jobs per case", flush=True)
+            for name, drain in CASES:
+                await fill_queue(conn, n)
+                await conn.execute(RESET_SQL)
+                began = time.perf_counter()
+                await drain(database, conn, StatementCounter())
+                wall_us = (time.perf_counter() - began) * 1e6 / n
+                rows = await conn.fetch(STATEMENTS_SQL, PROBE_NORMALIZED)
+                report(name, n, wall_us, rows)
+        finally:
+            await conn.close()
+
+
+def report(name: str, n: int, wall_us: float, rows: Sequence[asyncpg.Record]) -> None:
+    server_us = sum(row["total_exec_time"] for row in rows) * 1000 / n
+    table = [
+        [
+            row["query"],
+            f"{row['calls'] / n:.2f}",
+            f"{row['total_exec_time'] * 1000 / n:.0f}",
+        ]
+        for row in rows[:SHOWN]
+    ]
+    print_table(
+        f"{name}: {1e6 / wall_us:,.0f} jobs/s, wall {wall_us:.0f} us/job, "
+        f"server execution {server_us:.0f} us/job",
+        ["calls/job", "us/job"],
+        table,
+        "statement",
+    )
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer jobs, for a smoke run")
+    return parser.parse_args(argv)
+
+
+async def run(quick: bool) -> None:
+    await measure(QUICK_JOBS if quick else JOBS)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    with timed("drain parts benchmark"):
+        asyncio.run(run(args.quick))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
