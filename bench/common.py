@@ -1,9 +1,8 @@
 """Pieces every benchmark shares: the durability modes and their clusters, a migrated database,
-the sample job, polling, targets and argument types."""
+the sample job, the in-process supervisor, polling, targets and tables."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -102,7 +101,7 @@ class Database:
 
     @property
     def dsn(self) -> str:
-        """The owner's login."""
+        """The login that migrated the database and owns its objects."""
         return self.cluster.dsn(self.name)
 
     @property
@@ -268,15 +267,3 @@ def timed(label: str) -> Iterator[None]:
     finally:
         took = time.monotonic() - began
         print(f"\n{label}: {took:.1f}s, load average {load:.2f} at start")
-
-
-def at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type for whole numbers of at least `minimum`."""
-
-    def parse(text: str) -> int:
-        value = int(text)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}")
-        return value
-
-    return parse
