@@ -1,6 +1,7 @@
 -- The bot's queue-only login. No password here: deployment sets it (ALTER ROLE ... PASSWORD)
--- from QUEUE_DATABASE_PASSWORD. Grants are exactly what a PGQueuer 1.1.1 consumer needs, plus
--- the fenced state functions.
+-- from QUEUE_DATABASE_PASSWORD. Grants are exactly what a PGQueuer 1.1.1 consumer needs; the
+-- fenced state functions are granted by queue_worker_grants, once they exist. The role is
+-- cluster-wide, so it is created only if missing: other databases may already use it.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'genjishimada_queue_worker') THEN
@@ -14,12 +15,13 @@ $$;
 -- no execution of application functions.
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
--- Global form: a per-schema default cannot take back what PUBLIC is granted globally.
+-- Global form: a per-schema default cannot take back what PUBLIC is granted globally. Every
+-- function change comes after this one, so no queue function is ever executable by PUBLIC.
 ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
 GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
 -- PGQueuer's dequeue claims rows itself; every other state change goes through the fenced
--- functions below, so the worker may only touch the claim columns and never delete.
+-- functions, so the worker may only touch the claim columns and never delete.
 GRANT SELECT, UPDATE (status, updated, heartbeat, queue_manager_id) ON pgqueuer
     TO genjishimada_queue_worker;
 GRANT INSERT ON pgqueuer_log TO genjishimada_queue_worker;
@@ -40,12 +42,3 @@ CREATE POLICY bot_claim_logs ON pgqueuer_log FOR INSERT TO genjishimada_queue_wo
         status = 'picked'
         AND entrypoint IN (SELECT t.event_name FROM queue_event_types t WHERE t.owner = 'bot')
     );
-
-GRANT EXECUTE ON FUNCTION
-    queue_complete(bigint, uuid, timestamptz),
-    queue_heartbeat(bigint[], uuid[], timestamptz[]),
-    queue_release(bigint, uuid, timestamptz, text),
-    queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean),
-    queue_hold(bigint, uuid, timestamptz, jsonb, boolean),
-    queue_fail(bigint, uuid, timestamptz, interval[], jsonb)
-TO genjishimada_queue_worker;

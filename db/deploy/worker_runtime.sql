@@ -1,3 +1,4 @@
+-- Running queue managers beat here (queue_worker_beat); a worker is alive while its beat is fresh.
 CREATE TABLE queue_workers (
     manager_id uuid PRIMARY KEY,
     owner      text NOT NULL CHECK (owner IN ('bot', 'api')),
@@ -12,20 +13,3 @@ CREATE TABLE queue_workers (
 -- one; the losing claim now fails and claims nothing.
 CREATE UNIQUE INDEX pgqueuer_one_running_per_entrypoint ON pgqueuer (entrypoint)
     WHERE status = 'picked';
-
-\ir ../../sql/fencing.sql
-\ir ../../sql/gates.sql
-\ir ../../sql/metrics.sql
-
-REVOKE EXECUTE ON FUNCTION
-    queue_resume_waiters(bigint),
-    queue_begin(bigint, uuid, timestamptz, integer, interval),
-    queue_worker_beat(uuid, text, text, integer),
-    queue_worker_stopped(uuid),
-    queue_metrics(interval)
-FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION
-    queue_begin(bigint, uuid, timestamptz, integer, interval),
-    queue_worker_beat(uuid, text, text, integer),
-    queue_worker_stopped(uuid)
-TO genjishimada_queue_worker;

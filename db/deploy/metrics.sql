@@ -1,0 +1,46 @@
+-- Queue health for operators and monitoring.
+
+-- Each running queue manager beats here; a worker is alive while its beat is fresh.
+CREATE OR REPLACE FUNCTION queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer)
+RETURNS void
+LANGUAGE sql
+SECURITY DEFINER
+SET search_path = public, pg_temp
+AS $$
+    INSERT INTO queue_workers (manager_id, owner, host, pid)
+    VALUES (p_manager, p_owner, left(p_host, 200), p_pid)
+    ON CONFLICT (manager_id) DO UPDATE SET beat_at = now();
+    -- Killed workers never say goodbye; forget them once they have been silent for a day.
+    DELETE FROM queue_workers WHERE beat_at < now() - interval '1 day';
+$$;
+
+CREATE OR REPLACE FUNCTION queue_worker_stopped(p_manager uuid) RETURNS void
+LANGUAGE sql
+SECURITY DEFINER
+SET search_path = public, pg_temp
+AS $$
+    DELETE FROM queue_workers WHERE manager_id = p_manager;
+$$;
+
+-- One row: depth by state, age of the oldest ready job, held and uncertain counts, and how many
+-- workers beat within p_alive_within.
+CREATE OR REPLACE FUNCTION queue_metrics(p_alive_within interval DEFAULT interval '1 minute')
+RETURNS TABLE (
+    ready bigint, delayed bigint, running bigint, held bigint, uncertain_effects bigint,
+    oldest_ready_age interval, workers_alive bigint, workers_silent bigint
+)
+LANGUAGE sql
+STABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT
+        count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
+        count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
+        count(*) FILTER (WHERE q.status = 'picked'),
+        count(*) FILTER (WHERE q.status = 'failed'),
+        (SELECT count(*) FROM effect_bindings b WHERE b.state = 'uncertain'),
+        now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
+        (SELECT count(*) FROM queue_workers w WHERE w.beat_at >= now() - p_alive_within),
+        (SELECT count(*) FROM queue_workers w WHERE w.beat_at < now() - p_alive_within)
+    FROM pgqueuer q;
+$$;

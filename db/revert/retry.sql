@@ -1,0 +1,3 @@
+DROP FUNCTION queue_fail(bigint, uuid, timestamptz, interval[], jsonb);
+DROP FUNCTION queue_hold(bigint, uuid, timestamptz, jsonb, boolean);
+DROP FUNCTION queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean);

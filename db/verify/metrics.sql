@@ -1,0 +1,3 @@
+SELECT 'queue_worker_beat(uuid, text, text, integer)'::regprocedure;
+SELECT 'queue_worker_stopped(uuid)'::regprocedure;
+SELECT 'queue_metrics(interval)'::regprocedure;

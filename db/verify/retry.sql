@@ -1,0 +1,3 @@
+SELECT 'queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean)'::regprocedure;
+SELECT 'queue_hold(bigint, uuid, timestamptz, jsonb, boolean)'::regprocedure;
+SELECT 'queue_fail(bigint, uuid, timestamptz, interval[], jsonb)'::regprocedure;
