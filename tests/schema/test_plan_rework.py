@@ -7,7 +7,16 @@ import pytest
 from genji_api.migrate import apply_plan, rollback_plan
 from genji_api.schema_dump import dump_schema
 from genji_devstack.sqitch_plan import PlanError, read_plan
-from rework_project import PLAN, V1, V2, released_project, rework_widget_version, reworked_project
+from rework_project import (
+    PLAN,
+    PLANNER,
+    V1,
+    V2,
+    released_project,
+    rework_widget_version,
+    reworked_project,
+    write_scripts,
+)
 from sqitch_cli import sqitch
 
 pytestmark = pytest.mark.queue
@@ -33,6 +42,22 @@ def test_reader_gives_each_instance_a_key_scripts_and_release(tmp_path: Path) ->
     assert plan.changes[2].requires == ("widget_version",)
     assert (tmp_path / "db" / "deploy" / "widget_version@v1.sql").read_text() == V1
     assert (tmp_path / "db" / "deploy" / "widget_version.sql").read_text() == V2
+
+
+def test_reader_finds_the_scripts_sqitch_names_after_the_latest_tag(tmp_path: Path) -> None:
+    directory = released_project(tmp_path)
+    write_scripts(directory, "gadgets", "SELECT 1;\n", "SELECT 1;\n", "SELECT 1;\n")
+    with (directory / "sqitch.plan").open("a") as plan:
+        plan.write(f"gadgets 2026-01-02T00:00:00Z {PLANNER} # Another change\n")
+        plan.write(f"@v2 2026-01-02T00:01:00Z {PLANNER} # Second release\n")
+    rework_widget_version(directory)
+    released = read_plan(directory).changes[1]
+    assert (released.key, released.script, released.tag) == (
+        "widget_version",
+        "widget_version@v2",
+        "v1",
+    )
+    assert read_plan(directory).changes[-1].key == "widget_version+v2"
 
 
 def test_reader_rejects_a_rework_without_an_intervening_tag(tmp_path: Path) -> None:
@@ -62,9 +87,10 @@ def test_yoyo_upgrades_a_released_database_to_the_rework(
     directory = released_project(tmp_path)
     assert apply_plan(empty_database, directory=directory) == KEYS[:2]
     rework_widget_version(directory)
-    # The released instance keeps its key, so only the rework is new.
-    assert apply_plan(empty_database, directory=directory) == ["widget_version+v1"]
+    applied = apply_plan(empty_database, directory=directory)
     assert _version(empty_database) == 2
+    # The released instance keeps its key, so only the rework is new.
+    assert applied == ["widget_version+v1"]
 
 
 def test_sqitch_deploys_reverts_and_upgrades_a_reworked_change(
