@@ -10,15 +10,18 @@ from genji_devstack.cluster import PgCluster, find_bindir
 
 from genji_api.migrate import apply_plan
 
-# yoyo's bookkeeping tables are not part of the application schema.
 OWNER_ROLE = re.compile(r"FOR ROLE \S+")
+# The migration tools' bookkeeping is not part of the application schema: yoyo's tables, and
+# the registry schema Sqitch deploys with (`sqitch --registry`).
 EXCLUDED = ("_yoyo_log", "_yoyo_migration", "_yoyo_version", "yoyo_lock")
+SQITCH_REGISTRY = "sqitch"
 
 
 def dump_schema(dsn: str) -> str:
     args = [str(find_bindir() / "pg_dump"), "--schema-only", "--no-owner", "--no-comments"]
     for table in EXCLUDED:
         args += ["--exclude-table", table]
+    args += ["--exclude-schema", SQITCH_REGISTRY]
     result = subprocess.run([*args, dsn], check=True, capture_output=True, text=True)
     lines = [
         # The migrating role's name varies by server; the dump is about what it owns.
