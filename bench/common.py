@@ -6,20 +6,16 @@ import argparse
 import asyncio
 from collections.abc import Callable
 
-import asyncpg
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
 
 
 async def migrated_database(cluster: PgCluster, name: str) -> str:
-    """Create database `name` on `cluster`, apply the migration plan, return its DSN."""
-    admin = await asyncpg.connect(cluster.dsn())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    dsn = cluster.dsn(name)
+    """Database `name` on `cluster`, owned and migrated by the owner role, with the worker
+    login's password set; returns the owner's DSN."""
+    dsn = await asyncio.to_thread(cluster.create_owned_database, name)
     await asyncio.to_thread(apply_plan, dsn)
+    await asyncio.to_thread(cluster.set_worker_password)
     return dsn
 
 

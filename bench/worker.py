@@ -63,7 +63,6 @@ from pgqueuer.types import QueueExecutionMode
 T = TypeVar("T")
 
 DATABASE = "genji_bench_worker"
-WORKER_ROLE = "genjishimada_queue_worker"
 OWNER: Owner = "bot"
 EVENT = "api.xp.grant"
 
@@ -129,11 +128,11 @@ class Bench:
 
     @property
     def dsn(self) -> str:
-        return self.cluster.dsn(DATABASE)
+        return self.cluster.owner_dsn(DATABASE)
 
     @property
     def worker_dsn(self) -> str:
-        return self.cluster.dsn(DATABASE, user=WORKER_ROLE)
+        return self.cluster.worker_dsn(DATABASE)
 
     async def connect(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.dsn)
@@ -701,11 +700,9 @@ async def run(cluster: PgCluster, args: argparse.Namespace) -> Report:
         conn = await bench.connect()
         try:
             version = await conn.fetchval("SHOW server_version")
-            fsync = await conn.fetchval("SHOW fsync")
-            sync_commit = await conn.fetchval("SHOW synchronous_commit")
         finally:
             await conn.close()
-        print(f"PostgreSQL {version}, fsync={fsync}, synchronous_commit={sync_commit}")
+        print(f"PostgreSQL {version}, {cluster.durability}")
         print(
             f"drain: {args.n} jobs per case per round, {args.rounds} rounds; latency: "
             f"{args.latency_samples} samples; sigkill: {args.kill_samples}; "
@@ -743,7 +740,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     began = time.monotonic()
-    with PgCluster() as cluster:
+    # Durable: the restart measurement crashes the server, and what was committed must survive.
+    with PgCluster(durable=True) as cluster:
         report = asyncio.run(run(cluster, args))
     report.print()
     print(f"\ntotal {time.monotonic() - began:.1f}s including cluster start and migrations")

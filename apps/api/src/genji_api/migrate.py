@@ -6,6 +6,10 @@ is its apply step (followed by the verify script in the same transaction) and th
 its rollback. yoyo records what is applied and serializes concurrent migrators with its lock.
 psql include directives (\\i, \\ir) in scripts are expanded, which is how the function sources
 in sql/ are installed.
+
+The plan runs only as the role that owns the database, never as a superuser: the objects it
+creates belong to the migrating role, and SECURITY DEFINER functions run with their owner's
+rights.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from yoyo import get_backend
 from yoyo.migrations import Migration, MigrationList, StepCollector
 
@@ -123,8 +128,31 @@ def yoyo_url(dsn: str) -> str:
     return re.sub(r"^postgres(ql)?://", "postgresql+psycopg://", dsn)
 
 
+class MigrationRoleError(RuntimeError):
+    """The connection does not log in as the database's non-superuser owner."""
+
+
+def require_owner_login(dsn: str) -> None:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            """SELECT current_user, r.rolsuper, pg_get_userbyid(d.datdba)
+               FROM pg_roles r, pg_database d
+               WHERE r.rolname = current_user AND d.datname = current_database()"""
+        ).fetchone()
+    if row is None:
+        raise MigrationRoleError("cannot read the migrating role or the database owner")
+    user, is_superuser, owner = row
+    if is_superuser:
+        raise MigrationRoleError(
+            f"refusing to migrate as superuser {user}: log in as the database owner instead"
+        )
+    if user != owner:
+        raise MigrationRoleError(f"migrations must run as the database owner {owner}, not {user}")
+
+
 def apply_plan(dsn: str, through: str | None = None) -> list[str]:
     """Apply every pending change (up to `through`); returns the names applied."""
+    require_owner_login(dsn)
     backend = get_backend(yoyo_url(dsn))
     with backend.lock():
         pending = backend.to_apply(plan_migrations(through=through))
@@ -134,6 +162,7 @@ def apply_plan(dsn: str, through: str | None = None) -> list[str]:
 
 def rollback_plan(dsn: str, count: int) -> list[str]:
     """Revert the last `count` applied changes, newest first."""
+    require_owner_login(dsn)
     backend = get_backend(yoyo_url(dsn))
     with backend.lock():
         applied = backend.to_rollback(plan_migrations())[:count]
@@ -149,12 +178,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.database:
         parser.error("--database or DATABASE_URL is required")
-    if args.revert:
-        names = rollback_plan(args.database, args.revert)
-        print("reverted:", ", ".join(names) or "nothing")
-    else:
-        names = apply_plan(args.database, args.through)
-        print("applied:", ", ".join(names) or "nothing (up to date)")
+    try:
+        if args.revert:
+            names = rollback_plan(args.database, args.revert)
+            print("reverted:", ", ".join(names) or "nothing")
+        else:
+            names = apply_plan(args.database, args.through)
+            print("applied:", ", ".join(names) or "nothing (up to date)")
+    except MigrationRoleError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
