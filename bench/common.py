@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from collections.abc import Callable
 
+import asyncpg
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
 
@@ -17,6 +18,15 @@ async def migrated_database(cluster: PgCluster, name: str) -> str:
     await asyncio.to_thread(apply_plan, dsn)
     await asyncio.to_thread(cluster.set_worker_password)
     return dsn
+
+
+async def checkpoint(cluster: PgCluster) -> None:
+    """CHECKPOINT, as the superuser: the owner role may not (it lacks pg_checkpoint)."""
+    admin = await asyncpg.connect(cluster.admin_dsn())
+    try:
+        await admin.execute("CHECKPOINT")
+    finally:
+        await admin.close()
 
 
 def at_least(minimum: int) -> Callable[[str], int]:

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import asyncpg
-from common import at_least, migrated_database
+from common import at_least, checkpoint, migrated_database
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.cluster import PgCluster
 from genji_sdk import encode_payload
@@ -127,16 +127,16 @@ def build_cases(conn: asyncpg.Connection) -> list[Case]:
     ]
 
 
-async def reset(conn: asyncpg.Connection) -> None:
+async def reset(cluster: PgCluster, conn: asyncpg.Connection) -> None:
     await conn.execute(RESET_SQL)
-    await conn.execute("CHECKPOINT")
+    await checkpoint(cluster)
 
 
 async def timed_run(
-    conn: asyncpg.Connection, case: Case, seqs: Iterator[int], n: int
+    cluster: PgCluster, conn: asyncpg.Connection, case: Case, seqs: Iterator[int], n: int
 ) -> tuple[float, list[int]]:
     """Run `n` transactions of `case` from empty tables; returns (jobs/s, latencies in ns)."""
-    await reset(conn)
+    await reset(cluster, conn)
     latencies: list[int] = []
     clock = time.perf_counter_ns
     began = clock()
@@ -167,18 +167,18 @@ async def bench(cluster: PgCluster, n: int, rounds: int, warmup: int) -> dict[st
         results = {case.name: Result() for case in cases}
         seqs = itertools.count()
         for case in cases:
-            await timed_run(conn, case, seqs, warmup)
+            await timed_run(cluster, conn, case, seqs, warmup)
         for index in range(rounds):
             shift = index % len(cases)
             order = cases[shift:] + cases[:shift]
             line = []
             for case in order:
-                rate, latencies = await timed_run(conn, case, seqs, n)
+                rate, latencies = await timed_run(cluster, conn, case, seqs, n)
                 results[case.name].rates.append(rate)
                 results[case.name].latencies_ns.extend(latencies)
                 line.append(f"{case.name} {rate:,.0f}/s")
             print(f"round {index + 1}: " + ", ".join(line))
-        await reset(conn)
+        await reset(cluster, conn)
         return results
     finally:
         await conn.close()

@@ -45,7 +45,7 @@ from uuid import UUID
 
 import asyncpg
 import msgspec
-from common import at_least, migrated_database
+from common import at_least, checkpoint, migrated_database
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.cluster import PgCluster
 from genji_sdk import REGISTRY, JobContext, Owner
@@ -180,13 +180,13 @@ class DrainResult:
         return statistics.median(self.rates)
 
 
-async def fill_queue(conn: asyncpg.Connection, n: int) -> None:
+async def fill_queue(bench: Bench, conn: asyncpg.Connection, n: int) -> None:
     await conn.execute(RESET_SQL)
     async with conn.transaction():
         await conn.executemany(
             ENQUEUE_SQL, [(EVENT, xp_body(i), f"drain:{i}", f"user:{i}") for i in range(n)]
         )
-    await conn.execute("CHECKPOINT")
+    await checkpoint(bench.cluster)
 
 
 async def until_drained(probe: asyncpg.Connection, runner: asyncio.Task[None]) -> None:
@@ -270,7 +270,7 @@ async def bench_drain(bench: Bench, n: int, rounds: int) -> dict[str, DrainResul
             order = cases if index % 2 == 0 else cases[::-1]
             line = []
             for name, drain in order:
-                await fill_queue(conn, n)
+                await fill_queue(bench, conn, n)
                 elapsed = await drain(bench, conn)
                 done = await conn.fetchval(
                     "SELECT count(*) FROM pgqueuer_log WHERE status = 'successful'"
