@@ -23,11 +23,10 @@ import subprocess
 import sys
 import time
 from contextlib import ExitStack
-from urllib.parse import unquote, urlsplit
 
 from genji_devstack.cluster import PgCluster
 from genji_devstack.roles import set_worker_password
-from genji_sdk.roles import login_dsn
+from genji_sdk.roles import OWNER_ROLE, login_dsn
 from genji_worker.process import EXIT_LOGIN, worker_dsn
 
 from genji_api.migrate import MigrationRoleError, apply_plan
@@ -35,14 +34,13 @@ from genji_api.migrate import MigrationRoleError, apply_plan
 DATABASE = "genjishimada"
 
 
-def _psql_hint(cluster: PgCluster, dsn: str) -> str:
+def _psql_hint(cluster: PgCluster) -> str:
     """A psql command for the owner's login whose password sits in a private pgpass file, so
     it never appears in the output."""
-    user = unquote(urlsplit(dsn).username or "")
     passfile = cluster.root / "pgpass"
     passfile.touch(0o600)
-    passfile.write_text(f"{cluster.host}:{cluster.port}:*:{user}:{cluster.owner_password}\n")
-    return f"PGPASSFILE={passfile} psql {login_dsn(dsn, user, None)}"
+    passfile.write_text(f"{cluster.host}:{cluster.port}:*:{OWNER_ROLE}:{cluster.owner_password}\n")
+    return f"PGPASSFILE={passfile} psql {login_dsn(cluster.owner_dsn(DATABASE), OWNER_ROLE, None)}"
 
 
 def _interrupt(*_: object) -> None:
@@ -95,7 +93,7 @@ def main() -> int:
         if not dsn:
             cluster = stack.enter_context(PgCluster(durable=True))
             dsn = cluster.create_owned_database(DATABASE)
-            hint = _psql_hint(cluster, dsn)
+            hint = _psql_hint(cluster)
             print(f"private cluster: {cluster.durability}", flush=True)
         try:
             applied = apply_plan(dsn)

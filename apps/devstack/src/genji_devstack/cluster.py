@@ -116,10 +116,13 @@ class PgCluster:
         connects without one.
         """
         login = user or self.user
-        known = {self.user: self.password, OWNER_ROLE: self.owner_password}
-        known[WORKER_ROLE] = self.worker_password
+        passwords = {
+            self.user: self.password,
+            OWNER_ROLE: self.owner_password,
+            WORKER_ROLE: self.worker_password,
+        }
         base = f"postgresql://{self.host}:{self.port}/{dbname}"
-        return login_dsn(base, login, known.get(login))
+        return login_dsn(base, login, passwords.get(login))
 
     def admin_dsn(self, dbname: str = "postgres") -> str:
         return self.dsn(dbname)
@@ -165,8 +168,8 @@ class PgCluster:
                 os.chown(d, self._pw.pw_uid, self._pw.pw_gid)
         self.root.chmod(0o711)
         pwfile = self.root / "bootstrap.pw"
+        pwfile.touch(0o600)  # private before the password is in it
         pwfile.write_text(self.password + "\n")
-        pwfile.chmod(0o600)
         if os.geteuid() == 0:
             os.chown(pwfile, self._pw.pw_uid, self._pw.pw_gid)
         try:
