@@ -12,15 +12,21 @@ from genji_devstack.cluster import PgCluster
 
 
 async def migrated_database(cluster: PgCluster, name: str) -> str:
-    """Create database `name` on `cluster`, apply the migration plan, return its DSN."""
-    admin = await asyncpg.connect(cluster.dsn())
+    """Database `name` on `cluster`, owned and migrated by the owner role, with the worker
+    login's password set; returns the owner's DSN."""
+    dsn = await asyncio.to_thread(cluster.create_owned_database, name)
+    await asyncio.to_thread(apply_plan, dsn)
+    await asyncio.to_thread(cluster.set_worker_password)
+    return dsn
+
+
+async def checkpoint(cluster: PgCluster) -> None:
+    """CHECKPOINT, as the superuser: the owner role may not (it lacks pg_checkpoint)."""
+    admin = await asyncpg.connect(cluster.admin_dsn())
     try:
-        await admin.execute(f"CREATE DATABASE {name}")
+        await admin.execute("CHECKPOINT")
     finally:
         await admin.close()
-    dsn = cluster.dsn(name)
-    await asyncio.to_thread(apply_plan, dsn)
-    return dsn
 
 
 def at_least(minimum: int) -> Callable[[str], int]:

@@ -45,7 +45,7 @@ from uuid import UUID
 
 import asyncpg
 import msgspec
-from common import at_least, migrated_database
+from common import at_least, checkpoint, migrated_database
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.cluster import PgCluster
 from genji_queue.enqueue import enqueue_job as queue_enqueue
@@ -65,7 +65,6 @@ from pgqueuer.types import QueueExecutionMode
 T = TypeVar("T")
 
 DATABASE = "genji_bench_worker"
-WORKER_ROLE = "genjishimada_queue_worker"
 OWNER: Owner = "bot"
 EVENT = "api.xp.grant"
 
@@ -131,11 +130,11 @@ class Bench:
 
     @property
     def dsn(self) -> str:
-        return self.cluster.dsn(DATABASE)
+        return self.cluster.owner_dsn(DATABASE)
 
     @property
     def worker_dsn(self) -> str:
-        return self.cluster.dsn(DATABASE, user=WORKER_ROLE)
+        return self.cluster.worker_dsn(DATABASE)
 
     async def connect(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.dsn)
@@ -185,7 +184,7 @@ class DrainResult:
         return statistics.median(self.rates)
 
 
-async def fill_queue(conn: asyncpg.Connection, n: int) -> None:
+async def fill_queue(bench: Bench, conn: asyncpg.Connection, n: int) -> None:
     await conn.execute(RESET_SQL)
     async with conn.transaction():
         for i in range(n):
@@ -196,7 +195,7 @@ async def fill_queue(conn: asyncpg.Connection, n: int) -> None:
                 event_key=f"drain:{i}",
                 entity_key=f"user:{i}",
             )
-    await conn.execute("CHECKPOINT")
+    await checkpoint(bench.cluster)
 
 
 async def until_drained(probe: asyncpg.Connection, runner: asyncio.Task[None]) -> None:
@@ -280,7 +279,7 @@ async def bench_drain(bench: Bench, n: int, rounds: int) -> dict[str, DrainResul
             order = cases if index % 2 == 0 else cases[::-1]
             line = []
             for name, drain in order:
-                await fill_queue(conn, n)
+                await fill_queue(bench, conn, n)
                 elapsed = await drain(bench, conn)
                 done = await conn.fetchval(
                     "SELECT count(*) FROM pgqueuer_log WHERE status = 'successful'"
@@ -714,11 +713,9 @@ async def run(cluster: PgCluster, args: argparse.Namespace) -> Report:
         conn = await bench.connect()
         try:
             version = await conn.fetchval("SHOW server_version")
-            fsync = await conn.fetchval("SHOW fsync")
-            sync_commit = await conn.fetchval("SHOW synchronous_commit")
         finally:
             await conn.close()
-        print(f"PostgreSQL {version}, fsync={fsync}, synchronous_commit={sync_commit}")
+        print(f"PostgreSQL {version}, {cluster.durability}")
         print(
             f"drain: {args.n} jobs per case per round, {args.rounds} rounds; latency: "
             f"{args.latency_samples} samples; sigkill: {args.kill_samples}; "
@@ -756,7 +753,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     began = time.monotonic()
-    with PgCluster() as cluster:
+    # Durable: the restart measurement crashes the server, and what was committed must survive.
+    with PgCluster(durable=True) as cluster:
         report = asyncio.run(run(cluster, args))
     report.print()
     print(f"\ntotal {time.monotonic() - began:.1f}s including cluster start and migrations")

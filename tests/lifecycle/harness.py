@@ -26,7 +26,6 @@ from payload_samples import SAMPLES
 
 T = TypeVar("T")
 
-WORKER_ROLE = "genjishimada_queue_worker"
 DATABASE = "genjishimada"
 
 # Short claim settings, owned by the database (queue_settings).
@@ -85,11 +84,13 @@ class Stack:
 
     @property
     def dsn(self) -> str:
-        return self.cluster.dsn(DATABASE)
+        """The owner's login (the API's credentials)."""
+        return self.cluster.owner_dsn(DATABASE)
 
     @property
     def worker_dsn(self) -> str:
-        return self.cluster.dsn(DATABASE, user=WORKER_ROLE)
+        """The worker login, with its password (the bot's credentials)."""
+        return self.cluster.worker_dsn(DATABASE)
 
     @property
     def recorder(self) -> EffectRecorder:
@@ -129,6 +130,15 @@ class Stack:
 
     async def sql(self, query: str, *args: Any) -> Any:
         conn = await self.connect()
+        try:
+            return await conn.fetch(query, *args)
+        finally:
+            await conn.close()
+
+    async def admin_sql(self, query: str, *args: Any) -> Any:
+        """As the bootstrap superuser, for what only an administrator may do (such as
+        terminating another role's backends)."""
+        conn = await asyncpg.connect(self.cluster.admin_dsn(DATABASE))
         try:
             return await conn.fetch(query, *args)
         finally:
@@ -216,19 +226,27 @@ class Stack:
 
 
 def new_stack(tmp: Path) -> Stack:
-    cluster = PgCluster()
-    cluster.init()
-    cluster.start()
-    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-    apply_plan(cluster.dsn(DATABASE))
-    with psycopg.connect(cluster.dsn(DATABASE), autocommit=True) as conn:
-        # Stands in for a domain table the API mutates on behalf of a job.
-        conn.execute("CREATE TABLE effect_tally (job_id uuid PRIMARY KEY, applied int NOT NULL)")
-        conn.execute(
-            "UPDATE queue_settings SET stale_heartbeat = %s::interval, max_reclaims = %s",
-            (FAST_STALE_HEARTBEAT, FAST_MAX_RECLAIMS),
-        )
+    """A durable cluster (these tests kill and crash it) with the production identities: the
+    owner migrates and owns everything, the worker logs in with its password."""
+    cluster = PgCluster(durable=True)
+    try:
+        cluster.init()
+        cluster.start()
+        dsn = cluster.create_owned_database(DATABASE)
+        apply_plan(dsn)
+        cluster.set_worker_password()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            # Stands in for a domain table the API mutates on behalf of a job.
+            conn.execute(
+                "CREATE TABLE effect_tally (job_id uuid PRIMARY KEY, applied int NOT NULL)"
+            )
+            conn.execute(
+                "UPDATE queue_settings SET stale_heartbeat = %s::interval, max_reclaims = %s",
+                (FAST_STALE_HEARTBEAT, FAST_MAX_RECLAIMS),
+            )
+    except BaseException:
+        cluster.destroy()
+        raise
     return Stack(cluster=cluster, tmp=tmp)
 
 

@@ -112,7 +112,7 @@ async def test_q07_terminated_backends_reconnect_and_keep_accepted_work(stack: S
     worker = stack.start_worker()
     job = await stack.enqueue("xp:q07-terminate")
     await stack.until_recorded("announce")
-    await stack.sql(
+    await stack.admin_sql(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'genjishimada_queue_worker'"
     )
     stack.recorder.command("*:announce", "complete")

@@ -1,43 +1,46 @@
 """`just up`: PostgreSQL (private cluster unless DATABASE_URL is set), migrations, workers.
 
+The logins are production's: the owner role `genjishimada` (no superuser) owns the database
+and applies the migrations, and the bot worker logs in as `genjishimada_queue_worker` with a
+password. The private cluster is durable (fsync, synchronous commit and full-page writes on)
+and makes up its own passwords. With DATABASE_URL, that URL must log in as the database's
+owner, and the worker login gets QUEUE_DATABASE_PASSWORD (or a generated password when neither
+it nor QUEUE_DATABASE_URL is set).
+
 Runs the bot and API queue workers as child processes, restarting one that dies the way a
-process manager would. Until Discord and OCR handlers are configured, the workers' handlers
-record their effects in GENJI_RECORDER_DIR (default /tmp/genji-effects). Stays in the
-foreground until Ctrl-C or SIGTERM, then stops the workers (graceful drain) and the cluster.
+process manager would (but not one whose login is refused). Until Discord and OCR handlers are
+configured, the workers' handlers record their effects in GENJI_RECORDER_DIR (default
+/tmp/genji-effects). Stays in the foreground until Ctrl-C or SIGTERM, then stops the workers
+(graceful drain) and the cluster.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
 import time
 from contextlib import ExitStack
 
-import psycopg
 from genji_devstack.cluster import PgCluster
-from genji_worker.process import WORKER_ROLE, worker_dsn
-from psycopg import sql
+from genji_devstack.roles import set_worker_password
+from genji_sdk.roles import OWNER_ROLE, login_dsn
+from genji_worker.process import EXIT_LOGIN, worker_dsn
 
-from genji_api.migrate import apply_plan
+from genji_api.migrate import MigrationRoleError, apply_plan
 
 DATABASE = "genjishimada"
 
 
-def _create_database(cluster: PgCluster) -> str:
-    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
-    return cluster.dsn(DATABASE)
-
-
-def _set_worker_password(dsn: str, password: str) -> None:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("ALTER ROLE {} PASSWORD {}").format(
-                sql.Identifier(WORKER_ROLE), sql.Literal(password)
-            )
-        )
+def _psql_hint(cluster: PgCluster) -> str:
+    """A psql command for the owner's login whose password sits in a private pgpass file, so
+    it never appears in the output."""
+    passfile = cluster.root / "pgpass"
+    passfile.touch(0o600)
+    passfile.write_text(f"{cluster.host}:{cluster.port}:*:{OWNER_ROLE}:{cluster.owner_password}\n")
+    return f"PGPASSFILE={passfile} psql {login_dsn(cluster.owner_dsn(DATABASE), OWNER_ROLE, None)}"
 
 
 def _interrupt(*_: object) -> None:
@@ -63,8 +66,11 @@ class Workers:
 
     def restart_dead(self) -> None:
         for owner, process in self.processes.items():
-            if process.poll() is not None:
-                print(f"{owner} worker exited with {process.returncode}; restarting", flush=True)
+            code = process.poll()
+            if code == EXIT_LOGIN:
+                raise SystemExit(f"{owner} worker cannot log in to the queue database; stopping")
+            if code is not None:
+                print(f"{owner} worker exited with {code}; restarting", flush=True)
                 self.start(owner)
 
     def stop(self) -> None:
@@ -83,15 +89,25 @@ def main() -> int:
     signal.signal(signal.SIGINT, _interrupt)
     with ExitStack() as stack:
         dsn = os.environ.get("DATABASE_URL")
+        hint = "psql with DATABASE_URL"
         if not dsn:
-            cluster = stack.enter_context(PgCluster())
-            dsn = _create_database(cluster)
-        applied = apply_plan(dsn)
+            cluster = stack.enter_context(PgCluster(durable=True))
+            dsn = cluster.create_owned_database(DATABASE)
+            hint = _psql_hint(cluster)
+            print(f"private cluster: {cluster.durability}", flush=True)
+        try:
+            applied = apply_plan(dsn)
+        except MigrationRoleError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        queue_url = os.environ.get("QUEUE_DATABASE_URL")
         password = os.environ.get("QUEUE_DATABASE_PASSWORD")
+        if not password and not queue_url:
+            password = secrets.token_urlsafe(18)
         if password:
-            _set_worker_password(dsn, password)
+            set_worker_password(dsn, password)
         print(f"migrations applied: {', '.join(applied) or 'none pending'}", flush=True)
-        print(f"database ready: psql {dsn}", flush=True)
+        print(f"database ready: {hint}", flush=True)
 
         recorder = os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects")
         # The bot's environment never carries the owner's connection string.
@@ -99,7 +115,7 @@ def main() -> int:
             k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL")
         }
         base["GENJI_RECORDER_DIR"] = recorder
-        bot_dsn = os.environ.get("QUEUE_DATABASE_URL") or worker_dsn(dsn, password)
+        bot_dsn = queue_url or worker_dsn(dsn, password)
         workers = Workers(
             {
                 "bot": {**base, "QUEUE_DATABASE_URL": bot_dsn},

@@ -8,6 +8,10 @@ its rollback. yoyo records what is applied and serializes concurrent migrators w
 A reworked change is one migration per instance. yoyo records an instance by its plan key
 (`<name>` for the first instance, `<name>+<tag>` for a rework after <tag>), which stays the same
 when a later rework renames the instance's scripts to `<name>@<tag>.sql`.
+
+The plan runs only as the role that owns the database, never as a superuser: the objects it
+creates belong to the migrating role, and SECURITY DEFINER functions run with their owner's
+rights.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from genji_devstack.sqitch_plan import SCRIPT_KINDS, Change, read_plan
 from yoyo import get_backend
 from yoyo.migrations import Migration, MigrationList, StepCollector
@@ -87,8 +92,31 @@ def yoyo_url(dsn: str) -> str:
     return re.sub(r"^postgres(ql)?://", "postgresql+psycopg://", dsn)
 
 
+class MigrationRoleError(RuntimeError):
+    """The connection does not log in as the database's non-superuser owner."""
+
+
+def require_owner_login(dsn: str) -> None:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            """SELECT current_user, r.rolsuper, pg_get_userbyid(d.datdba)
+               FROM pg_roles r, pg_database d
+               WHERE r.rolname = current_user AND d.datname = current_database()"""
+        ).fetchone()
+    if row is None:
+        raise MigrationRoleError("cannot read the migrating role or the database owner")
+    user, is_superuser, owner = row
+    if is_superuser:
+        raise MigrationRoleError(
+            f"refusing to migrate as superuser {user}: log in as the database owner instead"
+        )
+    if user != owner:
+        raise MigrationRoleError(f"migrations must run as the database owner {owner}, not {user}")
+
+
 def apply_plan(dsn: str, through: str | None = None, directory: Path | None = None) -> list[str]:
     """Apply every pending change (up to `through`); returns the keys applied."""
+    require_owner_login(dsn)
     backend = get_backend(yoyo_url(dsn))
     with backend.lock():
         pending = backend.to_apply(plan_migrations(directory, through))
@@ -98,6 +126,7 @@ def apply_plan(dsn: str, through: str | None = None, directory: Path | None = No
 
 def rollback_plan(dsn: str, count: int, directory: Path | None = None) -> list[str]:
     """Revert the last `count` applied changes, newest first."""
+    require_owner_login(dsn)
     backend = get_backend(yoyo_url(dsn))
     with backend.lock():
         applied = backend.to_rollback(plan_migrations(directory))[:count]
@@ -113,12 +142,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.database:
         parser.error("--database or DATABASE_URL is required")
-    if args.revert:
-        names = rollback_plan(args.database, args.revert)
-        print("reverted:", ", ".join(names) or "nothing")
-    else:
-        names = apply_plan(args.database, args.through)
-        print("applied:", ", ".join(names) or "nothing (up to date)")
+    try:
+        if args.revert:
+            names = rollback_plan(args.database, args.revert)
+            print("reverted:", ", ".join(names) or "nothing")
+        else:
+            names = apply_plan(args.database, args.through)
+            print("applied:", ", ".join(names) or "nothing (up to date)")
+    except MigrationRoleError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
