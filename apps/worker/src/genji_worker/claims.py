@@ -37,6 +37,7 @@ from pgqueuer.ports.repository import EntrypointExecutionParameter
 from pgqueuer.queries import Queries
 
 from genji_worker.errors import error_record
+from genji_worker.faults import fault_point
 
 log = logging.getLogger("genji.queue")
 
@@ -144,6 +145,7 @@ class FencedQueries(Queries):
                 self.settled.discard(claim)
                 continue
             if status == "successful":
+                fault_point("before-complete")
                 written = await queue_complete(self.driver, claim)
             elif status == "canceled":
                 # Interrupted, not failed: back to the queue. Only an audited operator discard

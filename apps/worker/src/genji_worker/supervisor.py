@@ -184,7 +184,13 @@ class QueueSupervisor:
     async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
         """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
         manager.shutdown.set()
-        done, _ = await asyncio.wait({runner}, timeout=self.settings.drain_timeout.total_seconds())
+        drain = self.settings.drain_timeout.total_seconds()
+        log.info(
+            "stopping: claiming stopped; draining %d running jobs for up to %.1fs",
+            len(self.running),
+            drain,
+        )
+        done, _ = await asyncio.wait({runner}, timeout=drain)
         if done:
             return
         log.info(
