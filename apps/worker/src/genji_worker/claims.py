@@ -13,19 +13,17 @@ changes three things about how 1.1.1 talks to the database:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 import asyncpg
 from genji_sdk import ClaimToken
-from pgqueuer.db import AsyncpgDriver
 from pgqueuer.models import Job, TracebackRecord
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 from pgqueuer.queries import Queries
@@ -33,45 +31,6 @@ from pgqueuer.queries import Queries
 from genji_worker.errors import error_record
 
 log = logging.getLogger("genji.queue")
-
-T = TypeVar("T")
-
-
-class QueueCommandTimeout(Exception):
-    """A queue command missed its deadline; its connection was closed for recovery."""
-
-
-class DeadlineDriver(AsyncpgDriver):
-    """PGQueuer's asyncpg driver with a deadline on every command.
-
-    The deadline includes waiting for the shared connection. On expiry the connection is
-    closed, which cancels the executions that depend on it; the supervisor reconnects.
-    """
-
-    def __init__(
-        self, connection: asyncpg.Connection, timeout: timedelta, on_timeout: Callable[[], None]
-    ) -> None:
-        super().__init__(connection)
-        self._timeout = timeout.total_seconds()
-        self._on_timeout = on_timeout
-
-    async def _bounded(self, work: Awaitable[T]) -> T:
-        try:
-            async with asyncio.timeout(self._timeout):
-                return await work
-        except TimeoutError:
-            self._connection.terminate()
-            self._on_timeout()
-            raise QueueCommandTimeout(f"queue command exceeded {self._timeout:.1f}s") from None
-
-    async def fetch(self, query: str, *args: Any) -> list[dict[str, Any]]:
-        return await self._bounded(super().fetch(query, *args))
-
-    async def execute(self, query: str, *args: Any) -> str:
-        return await self._bounded(super().execute(query, *args))
-
-    async def notify(self, channel: str, payload: str) -> None:
-        await self._bounded(super().notify(channel, payload))
 
 
 def claim_of(job: Job) -> ClaimToken:
