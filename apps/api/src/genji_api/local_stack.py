@@ -2,18 +2,23 @@
 
 Runs the bot and API queue workers as child processes, restarting one that dies the way a
 process manager would. Until Discord and OCR handlers are configured, the workers' handlers
-record their effects in GENJI_RECORDER_DIR (default /tmp/genji-effects). Stays in the
-foreground until Ctrl-C or SIGTERM, then stops the workers (graceful drain) and the cluster.
+record their effects in GENJI_RECORDER_DIR (by default a directory of this stack's own, so two
+stacks never share one, removed when the stack stops). Stays in the foreground until Ctrl-C or
+SIGTERM, then stops the workers (graceful drain) and the cluster. It prints the PIDs of its own
+process, the PostgreSQL postmaster and each worker, so an operator can signal exactly those.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import ExitStack
+from pathlib import Path
 
 import psycopg
 from genji_devstack.cluster import PgCluster
@@ -38,6 +43,14 @@ def _set_worker_password(dsn: str, password: str) -> None:
                 sql.Identifier(WORKER_ROLE), sql.Literal(password)
             )
         )
+
+
+def _own_recorder(stack: ExitStack) -> str:
+    """An effect recorder directory of this stack's own, removed when the stack stops."""
+    path = Path(tempfile.mkdtemp(prefix="genji-stack-", dir="/tmp"))
+    stack.callback(shutil.rmtree, path, True)
+    (path / "effects").mkdir()
+    return str(path / "effects")
 
 
 def _interrupt(*_: object) -> None:
@@ -85,6 +98,10 @@ def main() -> int:
         dsn = os.environ.get("DATABASE_URL")
         if not dsn:
             cluster = stack.enter_context(PgCluster())
+            print(
+                f"postgres postmaster pid {cluster.postmaster_pid()}, data in {cluster.root}",
+                flush=True,
+            )
             dsn = _create_database(cluster)
         applied = apply_plan(dsn)
         password = os.environ.get("QUEUE_DATABASE_PASSWORD")
@@ -93,7 +110,7 @@ def main() -> int:
         print(f"migrations applied: {', '.join(applied) or 'none pending'}", flush=True)
         print(f"database ready: psql {dsn}", flush=True)
 
-        recorder = os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects")
+        recorder = os.environ.get("GENJI_RECORDER_DIR") or _own_recorder(stack)
         # The bot's environment never carries the owner's connection string.
         base = {
             k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL")
@@ -109,7 +126,8 @@ def main() -> int:
         stack.callback(workers.stop)
         workers.start("bot")
         workers.start("api")
-        print(f"effects are recorded in {recorder}/effects.jsonl; press Ctrl-C to stop", flush=True)
+        print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
+        print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
         try:
             while True:
                 time.sleep(0.5)
