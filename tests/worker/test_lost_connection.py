@@ -44,7 +44,7 @@ async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: floa
 async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_reconnect(
     db: Database, connect: Connect
 ) -> None:
-    conn = await connect()
+    conn, killer = await connect(), await connect()
     attempts: list[int] = []
 
     async def fails_as_the_connection_dies(payload: msgspec.Struct, context: JobContext) -> None:
@@ -52,7 +52,7 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
         if len(attempts) == 1:
             # The queue connection dies between the handler and the executor's own write
             # (queue_fail), before the supervisor has noticed.
-            await conn.execute(
+            await killer.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
                 QUEUE_BACKEND,
             )
