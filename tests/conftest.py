@@ -93,16 +93,22 @@ def db(postgresql: psycopg.Connection[Any], pg_server: Server) -> Database:
     name = postgresql.info.dbname
     # The admin cloned the template, so the clone starts out as the admin's.
     _hand_to_owner(pg_server.admin_dsn(), name)
-    return Database(dsn=pg_server.owner_dsn(name), worker_dsn=pg_server.worker_dsn(name), name=name)
+    return Database(
+        dsn=pg_server.owner_dsn(name),
+        worker_dsn=pg_server.worker_dsn(name),
+        name=name,
+        admin_dsn=pg_server.admin_dsn(name),
+    )
 
 
 @pytest.fixture
 async def connect(db: Database) -> AsyncIterator[Connect]:
-    """Open asyncpg connections to the test database (as owner, or as='worker')."""
+    """Open asyncpg connections to the test database (as the owner, 'worker' or 'admin')."""
     opened: list[asyncpg.Connection] = []
+    logins = {"owner": db.dsn, "worker": db.worker_dsn, "admin": db.admin_dsn}
 
     async def _connect(role: str = "owner") -> asyncpg.Connection:
-        conn = await asyncpg.connect(db.worker_dsn if role == "worker" else db.dsn)
+        conn = await asyncpg.connect(logins[role])
         opened.append(conn)
         return conn
 

@@ -59,6 +59,9 @@ class Database:
     dsn: str
     worker_dsn: str
     name: str
+    admin_dsn: str
+    """The bootstrap superuser, only for what an administrator alone may do (such as
+    terminating another role's backends)."""
 
 
 Connect = Callable[..., Awaitable[asyncpg.Connection]]

@@ -5,7 +5,8 @@ from datetime import timedelta
 from uuid import uuid4
 
 import pytest
-from genji_worker.claims import DeadlineDriver, FencedQueries
+from genji_worker.claims import FencedQueries
+from genji_worker.driver import DeadlineDriver
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 from queue_helpers import XP_EVENT, enqueue_xp
 from testdb import Connect

@@ -136,10 +136,15 @@ class Stack:
         finally:
             await conn.close()
 
+    async def admin_connect(self) -> asyncpg.Connection:
+        """The bootstrap superuser's login, for what only an administrator may do (such as
+        terminating another role's backends)."""
+        return await asyncpg.connect(self.cluster.admin_dsn(DATABASE))
+
     async def admin_sql(self, query: str, *args: Any) -> Any:
         """As the bootstrap superuser, for what only an administrator may do (such as
         terminating another role's backends)."""
-        conn = await asyncpg.connect(self.cluster.admin_dsn(DATABASE))
+        conn = await self.admin_connect()
         try:
             return await conn.fetch(query, *args)
         finally:

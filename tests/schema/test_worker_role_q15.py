@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import asyncpg
 import pytest
-from genji_worker.claims import DeadlineDriver, FencedQueries
+from genji_worker.claims import FencedQueries
+from genji_worker.driver import DeadlineDriver
 from pgqueuer import QueueManager
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job

@@ -9,21 +9,27 @@ it nor QUEUE_DATABASE_URL is set).
 
 Runs the bot and API queue workers as child processes, restarting one that dies the way a
 process manager would (but not one whose login is refused). Until Discord and OCR handlers are
-configured, the workers' handlers record their effects in GENJI_RECORDER_DIR (default
-/tmp/genji-effects). Stays in the foreground until Ctrl-C or SIGTERM, then stops the workers
-(graceful drain) and the cluster.
+configured, the workers' handlers record their effects in GENJI_RECORDER_DIR (by default a
+directory of this stack's own, so two stacks never share one, removed when the stack stops).
+Stays in the foreground until Ctrl-C or SIGTERM, then stops the workers (graceful drain) and the
+cluster. It prints the PIDs of its own process, the PostgreSQL postmaster and each worker, so an
+operator can signal exactly those.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import ExitStack
+from pathlib import Path
 
+import psycopg
 from genji_devstack.cluster import PgCluster
 from genji_devstack.roles import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, login_dsn
@@ -41,6 +47,23 @@ def _psql_hint(cluster: PgCluster) -> str:
     passfile.touch(0o600)
     passfile.write_text(f"{cluster.host}:{cluster.port}:*:{OWNER_ROLE}:{cluster.owner_password}\n")
     return f"PGPASSFILE={passfile} psql {login_dsn(cluster.owner_dsn(DATABASE), OWNER_ROLE, None)}"
+
+
+def _own_recorder(stack: ExitStack) -> str:
+    """An effect recorder directory of this stack's own, removed when the stack stops."""
+    path = Path(tempfile.mkdtemp(prefix="genji-stack-", dir="/tmp"))
+    stack.callback(shutil.rmtree, path, True)
+    (path / "effects").mkdir()
+    return str(path / "effects")
+
+
+def _set_stale_heartbeat(dsn: str, seconds: float) -> None:
+    """Shorter stale threshold for watching recovery locally (the database owns the setting)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE queue_settings SET stale_heartbeat = make_interval(secs => %s)", (seconds,)
+        )
+    print(f"stale heartbeat threshold: {seconds:g} s", flush=True)
 
 
 def _interrupt(*_: object) -> None:
@@ -92,6 +115,10 @@ def main() -> int:
         hint = "psql with DATABASE_URL"
         if not dsn:
             cluster = stack.enter_context(PgCluster(durable=True))
+            print(
+                f"postgres postmaster pid {cluster.postmaster_pid()}, data in {cluster.root}",
+                flush=True,
+            )
             dsn = cluster.create_owned_database(DATABASE)
             hint = _psql_hint(cluster)
             print(f"private cluster: {cluster.durability}", flush=True)
@@ -107,9 +134,12 @@ def main() -> int:
         if password:
             set_worker_password(dsn, password)
         print(f"migrations applied: {', '.join(applied) or 'none pending'}", flush=True)
+        stale = os.environ.get("GENJI_STALE_HEARTBEAT")
+        if stale:
+            _set_stale_heartbeat(dsn, float(stale))
         print(f"database ready: {hint}", flush=True)
 
-        recorder = os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects")
+        recorder = os.environ.get("GENJI_RECORDER_DIR") or _own_recorder(stack)
         # The bot's environment never carries the owner's connection string.
         base = {
             k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL")
@@ -125,7 +155,8 @@ def main() -> int:
         stack.callback(workers.stop)
         workers.start("bot")
         workers.start("api")
-        print(f"effects are recorded in {recorder}/effects.jsonl; press Ctrl-C to stop", flush=True)
+        print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
+        print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
         try:
             while True:
                 time.sleep(0.5)
