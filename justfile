@@ -22,6 +22,7 @@ test-queue-fast: deps
 deps:
     @ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgresql-client >/dev/null)
     @command -v pg_dump >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null)
+    @command -v sqitch >/dev/null && perl -MDBD::Pg -e1 2>/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqitch libdbd-pg-perl >/dev/null)
     uv sync --frozen --all-packages --quiet
 
 lint:
@@ -41,6 +42,11 @@ check-lock:
 # Rewrite db/schema.sql from a freshly migrated database (review the diff with the migration).
 schema-dump: deps
     uv run --frozen python -m genji_api.schema_dump > db/schema.sql
+
+# Copy sql/ into unreleased plan changes and pin every tag's scripts in db/released (db/README.md).
+# --retag-unreleased rewrites the last tag's lines: only while that tag was never deployed.
+release-plan *args: deps
+    uv run --frozen python -m genji_devstack.release_plan {{args}}
 
 # Apply the migration plan to DATABASE_URL.
 migrate: deps

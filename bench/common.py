@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -17,7 +16,6 @@ from typing import TypeVar
 from uuid import UUID
 
 import asyncpg
-import genji_devstack.cluster as cluster_module
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
 from genji_queue.enqueue import enqueue_job
@@ -29,7 +27,7 @@ from genji_worker.supervisor import QueueSupervisor
 T = TypeVar("T")
 
 EVENT = "api.xp.grant"
-WORKER_ROLE = "genjishimada_queue_worker"
+# As the server reports them; PgCluster(durable=...) sets all three.
 DURABILITY_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
 OWNER: Owner = "bot"
 # The spec settings: production defaults (batch 1, 2 active jobs, entrypoint concurrency 1),
@@ -54,33 +52,9 @@ FSYNC_OFF = Mode("fsync off", False)
 MODES = (DURABLE, FSYNC_OFF)
 
 
-def _server_options(durable: bool) -> str:
-    value = "on" if durable else "off"
-    pattern = rf"-c ({'|'.join(DURABILITY_SETTINGS)})=\w+"
-    others = re.sub(pattern, "", cluster_module.SERVER_SETTINGS).split()
-    return " ".join([*others, *(f"-c {name}={value}" for name in DURABILITY_SETTINGS)])
-
-
-@dataclass
-class _DurabilityCluster(PgCluster):
-    """PgCluster whose server starts with durability on or off. Settings given at start
-    outrank ALTER SYSTEM, so the choice is made there."""
-
-    durable: bool = True
-
-    def start(self, timeout: float = 30.0) -> None:
-        chosen = cluster_module.SERVER_SETTINGS
-        cluster_module.SERVER_SETTINGS = _server_options(self.durable)
-        try:
-            super().start(timeout)
-        finally:
-            cluster_module.SERVER_SETTINGS = chosen
-
-
 def bench_cluster(mode: Mode) -> PgCluster:
-    """A throwaway cluster (use it as a context manager) with `mode`'s durability, kept across
-    restarts. Becomes PgCluster(durable=mode.durable) once the cluster has that switch."""
-    return _DurabilityCluster(durable=mode.durable)
+    """A throwaway cluster (use it as a context manager) with `mode`'s durability."""
+    return PgCluster(durable=mode.durable)
 
 
 async def server_durability(conn: asyncpg.Connection) -> str:
@@ -101,28 +75,41 @@ class Database:
 
     @property
     def dsn(self) -> str:
-        """The login that migrated the database and owns its objects."""
-        return self.cluster.dsn(self.name)
+        """The owner's login: it migrated the database and owns its objects (the API's)."""
+        return self.cluster.owner_dsn(self.name)
 
     @property
     def worker_dsn(self) -> str:
-        """The queue worker's login, as the bot worker connects in production."""
-        return self.cluster.dsn(self.name, user=WORKER_ROLE)
+        """The queue worker's login with its password, as the bot worker connects."""
+        return self.cluster.worker_dsn(self.name)
+
+    @property
+    def admin_dsn(self) -> str:
+        """The bootstrap superuser, for CHECKPOINT, server settings and extensions."""
+        return self.cluster.admin_dsn(self.name)
 
     async def connect(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.dsn)
 
+    async def admin_connect(self) -> asyncpg.Connection:
+        return await asyncpg.connect(self.admin_dsn)
+
+    async def checkpoint(self) -> None:
+        """CHECKPOINT, as the superuser: the owner may not (it lacks pg_checkpoint)."""
+        admin = await self.admin_connect()
+        try:
+            await admin.execute("CHECKPOINT")
+        finally:
+            await admin.close()
+
 
 async def migrated_database(cluster: PgCluster, name: str) -> Database:
-    """Create database `name` on `cluster` and apply the migration plan."""
-    admin = await asyncpg.connect(cluster.dsn())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    database = Database(cluster, name)
-    await asyncio.to_thread(apply_plan, database.dsn)
-    return database
+    """Database `name` on `cluster`, owned and migrated by the owner role, with the worker
+    login's password set."""
+    dsn = await asyncio.to_thread(cluster.create_owned_database, name)
+    await asyncio.to_thread(apply_plan, dsn)
+    await asyncio.to_thread(cluster.set_worker_password)
+    return Database(cluster, name)
 
 
 # -- the sample job --------------------------------------------------------------------------

@@ -109,7 +109,7 @@ async def noop(payload: msgspec.Struct, context: JobContext) -> None:
     return None
 
 
-async def fill_queue(conn: asyncpg.Connection, n: int) -> None:
+async def fill_queue(database: Database, conn: asyncpg.Connection, n: int) -> None:
     await conn.execute(RESET_SQL)
     async with conn.transaction():
         for i in range(n):
@@ -120,7 +120,7 @@ async def fill_queue(conn: asyncpg.Connection, n: int) -> None:
                 event_key=f"drain:{i}",
                 entity_key=f"user:{i}",
             )
-    await conn.execute("CHECKPOINT")
+    await database.checkpoint()
 
 
 async def until_drained(probe: asyncpg.Connection, runner: asyncio.Task[None]) -> None:
@@ -208,7 +208,7 @@ async def one_run(
     database: Database, conn: asyncpg.Connection, name: str, drain: Drain, n: int, into: DrainResult
 ) -> float:
     """Fill the queue, drain it with `drain`, record the run in `into`; returns jobs/s."""
-    await fill_queue(conn, n)
+    await fill_queue(database, conn, n)
     flushes_before, wal_before = await wal_counters(conn)
     counter = StatementCounter()
     elapsed = await drain(database, conn, counter)

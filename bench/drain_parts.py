@@ -51,27 +51,30 @@ PROBE_NORMALIZED = QUEUE_BUSY_SQL.replace("SELECT 1", "SELECT $1")
 async def measure(n: int) -> None:
     with bench_cluster(FSYNC_OFF) as cluster:
         database = await migrated_database(cluster, DATABASE)
-        conn = await database.connect()
+        admin = await database.admin_connect()
         try:
-            await conn.execute(PRELOAD_SQL)
+            await admin.execute(PRELOAD_SQL)
         finally:
-            await conn.close()
+            await admin.close()
         await asyncio.to_thread(cluster.restart)
+        # Statistics of every role's statements are the superuser's to load, reset and read.
+        admin = await database.admin_connect()
         conn = await database.connect()
         try:
-            await conn.execute("CREATE EXTENSION pg_stat_statements")
+            await admin.execute("CREATE EXTENSION pg_stat_statements")
             print(f"\n{await describe_server(conn, FSYNC_OFF)}, pg_stat_statements loaded")
             print(f"  one drain of {n} jobs per case", flush=True)
             for name, drain in CASES:
-                await fill_queue(conn, n)
-                await conn.execute(RESET_SQL)
+                await fill_queue(database, conn, n)
+                await admin.execute(RESET_SQL)
                 began = time.perf_counter()
                 await drain(database, conn, StatementCounter())
                 wall_us = (time.perf_counter() - began) * 1e6 / n
-                rows = await conn.fetch(STATEMENTS_SQL, PROBE_NORMALIZED)
+                rows = await admin.fetch(STATEMENTS_SQL, PROBE_NORMALIZED)
                 report(name, n, wall_us, rows)
         finally:
             await conn.close()
+            await admin.close()
 
 
 def report(name: str, n: int, wall_us: float, rows: Sequence[asyncpg.Record]) -> None:

@@ -37,6 +37,7 @@ from common import (
     EVENT,
     FSYNC_OFF,
     MODES,
+    Database,
     Mode,
     Target,
     bench_cluster,
@@ -158,16 +159,16 @@ def build_cases(conn: asyncpg.Connection) -> list[Case]:
     ]
 
 
-async def reset(conn: asyncpg.Connection) -> None:
+async def reset(database: Database, conn: asyncpg.Connection) -> None:
     await conn.execute(RESET_SQL)
-    await conn.execute("CHECKPOINT")
+    await database.checkpoint()
 
 
 async def timed_run(
-    conn: asyncpg.Connection, case: Case, seqs: Iterator[int], n: int
+    database: Database, conn: asyncpg.Connection, case: Case, seqs: Iterator[int], n: int
 ) -> tuple[float, list[int]]:
     """Run `n` transactions of `case` from empty tables; returns (jobs/s, latencies in ns)."""
-    await reset(conn)
+    await reset(database, conn)
     latencies: list[int] = []
     clock = time.perf_counter_ns
     began = clock()
@@ -183,23 +184,23 @@ async def timed_run(
 
 
 async def run_cases(
-    conn: asyncpg.Connection, cases: Sequence[Case], sizes: Sizes
+    database: Database, conn: asyncpg.Connection, cases: Sequence[Case], sizes: Sizes
 ) -> dict[str, Result]:
     """Warm every case up, then time them in rounds with a rotating order."""
     results = {case.name: Result() for case in cases}
     seqs = itertools.count()
     for case in cases:
-        await timed_run(conn, case, seqs, sizes.warmup)
+        await timed_run(database, conn, case, seqs, sizes.warmup)
     for index in range(sizes.rounds):
         shift = index % len(cases)
         line = []
         for case in [*cases[shift:], *cases[:shift]]:
-            rate, latencies = await timed_run(conn, case, seqs, sizes.n)
+            rate, latencies = await timed_run(database, conn, case, seqs, sizes.n)
             results[case.name].rates.append(rate)
             results[case.name].latencies_ns.extend(latencies)
             line.append(f"{case.name} {rate:,.0f}/s")
         print(f"  round {index + 1}: " + ", ".join(line), flush=True)
-    await reset(conn)
+    await reset(database, conn)
     return results
 
 
@@ -211,7 +212,7 @@ async def measure(mode: Mode, sizes: Sizes) -> dict[str, Result]:
             await conn.execute(SCRATCH_DDL)
             print(f"\n{await describe_server(conn, mode)}; one asyncpg connection over TCP")
             print(f"  {sizes.n} transactions per case per round, {sizes.rounds} rounds")
-            return await run_cases(conn, build_cases(conn), sizes)
+            return await run_cases(database, conn, build_cases(conn), sizes)
         finally:
             await conn.close()
 

@@ -40,6 +40,7 @@ import asyncpg
 from common import (
     EVENT,
     FSYNC_OFF,
+    Database,
     bench_cluster,
     describe_server,
     migrated_database,
@@ -159,7 +160,7 @@ def build_ladder(conn: asyncpg.Connection) -> list[Case]:
 
 
 async def interleaved(
-    conn: asyncpg.Connection, steps: Sequence[Case], sizes: Sizes
+    database: Database, conn: asyncpg.Connection, steps: Sequence[Case], sizes: Sizes
 ) -> dict[str, list[float]]:
     """Microseconds per transaction of each step, the steps taking turns transaction by
     transaction (rotating who goes first) so that all of them meet the same conditions."""
@@ -167,7 +168,7 @@ async def interleaved(
     seqs = itertools.count()
     clock = time.perf_counter_ns
     for index in range(1 + sizes.rounds):
-        await reset(conn)
+        await reset(database, conn)
         count = sizes.warmup if index == 0 else sizes.n
         for i in range(count):
             shift = i % len(steps)
@@ -213,7 +214,7 @@ async def run(quick: bool) -> None:
             await conn.execute(ONE_STATEMENT_DDL)
             print(f"\n{await describe_server(conn, FSYNC_OFF)}; one asyncpg connection")
             print(f"  {sizes.n} transactions per step per round, {sizes.rounds} rounds")
-            samples = await interleaved(conn, build_ladder(conn), sizes)
+            samples = await interleaved(database, conn, build_ladder(conn), sizes)
         finally:
             await conn.close()
     report(samples)

@@ -705,10 +705,13 @@ $$;
 -- Name: queue_metrics(interval); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.queue_metrics(p_alive_within interval DEFAULT '00:01:00'::interval) RETURNS TABLE(ready bigint, delayed bigint, running bigint, held bigint, uncertain_effects bigint, oldest_ready_age interval, workers_alive bigint, workers_silent bigint)
+CREATE FUNCTION public.queue_metrics(p_alive_within interval DEFAULT '00:01:00'::interval) RETURNS TABLE(ready bigint, delayed bigint, running bigint, held bigint, uncertain_effects bigint, oldest_ready_age interval, workers_alive bigint, workers_silent bigint, bot_ready bigint, api_ready bigint, bot_running bigint, api_running bigint, bot_workers_alive bigint, api_workers_alive bigint, silent_workers jsonb)
     LANGUAGE sql STABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
+    WITH workers AS (
+        SELECT w.*, w.beat_at >= now() - p_alive_within AS alive FROM queue_workers w
+    )
     SELECT
         count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
         count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
@@ -716,9 +719,20 @@ CREATE FUNCTION public.queue_metrics(p_alive_within interval DEFAULT '00:01:00':
         count(*) FILTER (WHERE q.status = 'failed'),
         (SELECT count(*) FROM effect_bindings b WHERE b.state = 'uncertain'),
         now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
-        (SELECT count(*) FROM queue_workers w WHERE w.beat_at >= now() - p_alive_within),
-        (SELECT count(*) FROM queue_workers w WHERE w.beat_at < now() - p_alive_within)
-    FROM pgqueuer q;
+        (SELECT count(*) FROM workers w WHERE w.alive),
+        (SELECT count(*) FROM workers w WHERE NOT w.alive),
+        count(*) FILTER (WHERE t.owner = 'bot' AND q.status = 'queued' AND q.execute_after <= now()),
+        count(*) FILTER (WHERE t.owner = 'api' AND q.status = 'queued' AND q.execute_after <= now()),
+        count(*) FILTER (WHERE t.owner = 'bot' AND q.status = 'picked'),
+        count(*) FILTER (WHERE t.owner = 'api' AND q.status = 'picked'),
+        (SELECT count(*) FROM workers w WHERE w.alive AND w.owner = 'bot'),
+        (SELECT count(*) FROM workers w WHERE w.alive AND w.owner = 'api'),
+        (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'owner', w.owner, 'host', w.host, 'pid', w.pid, 'beat_at', w.beat_at)
+                    ORDER BY w.beat_at DESC), '[]'::jsonb)
+         FROM workers w WHERE NOT w.alive)
+    FROM pgqueuer q
+    LEFT JOIN queue_event_types t ON t.event_name = q.entrypoint;
 $$;
 
 

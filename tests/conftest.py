@@ -1,8 +1,10 @@
 """Shared fixtures: one PostgreSQL server per session, a fresh migrated database per test.
 
-The server is the project's own throwaway cluster (or DATABASE_URL, which must allow creating
-databases and roles). pytest-postgresql migrates a template database once; every test gets a
-clone of it. Tests that crash or restart PostgreSQL own a separate cluster instead.
+The server is the project's own throwaway cluster (or DATABASE_URL, which must name a
+superuser). Its admin login only creates the owner role and the databases: pytest-postgresql
+creates a template database, which is handed to the owner role and migrated by it, and every
+test gets a clone of it, also handed to the owner. The worker login gets this run's password
+from the owner. Tests that crash or restart PostgreSQL own a separate, durable cluster instead.
 """
 
 from __future__ import annotations
@@ -17,9 +19,19 @@ import psycopg
 import pytest
 from acceptance import pytest_addoption, pytest_configure  # noqa: F401  (the acceptance gate)
 from genji_api.migrate import apply_plan
+from genji_devstack import roles
 from genji_devstack.cluster import PgCluster
+from psycopg import sql
 from pytest_postgresql import factories
-from testdb import WORKER_ROLE, Connect, Database, Server, make_dsn
+from testdb import (
+    OWNER_PASSWORD,
+    OWNER_ROLE,
+    WORKER_PASSWORD,
+    Connect,
+    Database,
+    Server,
+    make_dsn,
+)
 
 
 @pytest.fixture(scope="session")
@@ -27,23 +39,47 @@ def pg_server() -> Iterator[Server]:
     url = os.environ.get("DATABASE_URL")
     if url:
         parts = urlsplit(url)
-        yield Server(
+        server = Server(
             host=parts.hostname or "127.0.0.1",
             port=parts.port or 5432,
             user=parts.username or "postgres",
             password=parts.password,
         )
+        roles.ensure_owner_role(server.admin_dsn(), OWNER_PASSWORD)
+        yield server
         return
-    with PgCluster() as cluster:
+    # Nothing here crashes or restarts this server, so it may skip the disk flushes.
+    cluster = PgCluster(
+        durable=False, owner_password=OWNER_PASSWORD, worker_password=WORKER_PASSWORD
+    )
+    with cluster:
+        roles.ensure_owner_role(cluster.admin_dsn(), OWNER_PASSWORD)
         yield Server(
-            host=cluster.host, port=cluster.port, user=cluster.user, password=None, cluster=cluster
+            host=cluster.host,
+            port=cluster.port,
+            user=cluster.user,
+            password=cluster.password,
+            cluster=cluster,
+        )
+
+
+def _hand_to_owner(admin_dsn: str, dbname: str) -> None:
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER DATABASE {} OWNER TO {}").format(
+                sql.Identifier(dbname), sql.Identifier(OWNER_ROLE)
+            )
         )
 
 
 def _migrate_template(
     host: str, port: int, user: str, dbname: str, password: str | None = None, **_: Any
 ) -> None:
-    apply_plan(make_dsn(host, port, user, dbname, password))
+    """pytest-postgresql's loader: it passes the admin login that created the template."""
+    _hand_to_owner(make_dsn(host, port, user, "postgres", password), dbname)
+    owner_dsn = make_dsn(host, port, OWNER_ROLE, dbname, OWNER_PASSWORD)
+    apply_plan(owner_dsn)
+    roles.set_worker_password(owner_dsn, WORKER_PASSWORD)
 
 
 postgresql_noproc = factories.postgresql_noproc(
@@ -55,20 +91,24 @@ postgresql = factories.postgresql("postgresql_noproc")
 @pytest.fixture
 def db(postgresql: psycopg.Connection[Any], pg_server: Server) -> Database:
     name = postgresql.info.dbname
+    # The admin cloned the template, so the clone starts out as the admin's.
+    _hand_to_owner(pg_server.admin_dsn(), name)
     return Database(
-        dsn=make_dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password),
-        worker_dsn=make_dsn(pg_server.host, pg_server.port, WORKER_ROLE, name),
+        dsn=pg_server.owner_dsn(name),
+        worker_dsn=pg_server.worker_dsn(name),
         name=name,
+        admin_dsn=pg_server.admin_dsn(name),
     )
 
 
 @pytest.fixture
 async def connect(db: Database) -> AsyncIterator[Connect]:
-    """Open asyncpg connections to the test database (as owner, or as='worker')."""
+    """Open asyncpg connections to the test database (as the owner, 'worker' or 'admin')."""
     opened: list[asyncpg.Connection] = []
+    logins = {"owner": db.dsn, "worker": db.worker_dsn, "admin": db.admin_dsn}
 
     async def _connect(role: str = "owner") -> asyncpg.Connection:
-        conn = await asyncpg.connect(db.worker_dsn if role == "worker" else db.dsn)
+        conn = await asyncpg.connect(logins[role])
         opened.append(conn)
         return conn
 
@@ -80,12 +120,10 @@ async def connect(db: Database) -> AsyncIterator[Connect]:
 
 @pytest.fixture
 def empty_database(pg_server: Server) -> Iterator[str]:
-    """An empty database (no migrations) on the session server; returns its DSN."""
+    """An empty database (no migrations) owned by the owner role; returns the owner's DSN."""
     name = "genji_empty"
-    admin = make_dsn(pg_server.host, pg_server.port, pg_server.user, "postgres", pg_server.password)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name}")
-        conn.execute(f"CREATE DATABASE {name}")
-    yield make_dsn(pg_server.host, pg_server.port, pg_server.user, name, pg_server.password)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    admin = pg_server.admin_dsn()
+    roles.drop_database(admin, name)
+    roles.create_owned_database(admin, name)
+    yield pg_server.owner_dsn(name)
+    roles.drop_database(admin, name)

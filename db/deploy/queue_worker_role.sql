@@ -1,11 +1,11 @@
 -- The bot's queue-only login. No password here: deployment sets it (ALTER ROLE ... PASSWORD)
--- from QUEUE_DATABASE_PASSWORD.
+-- from QUEUE_DATABASE_PASSWORD. The role is cluster-wide, so it is created only if missing:
+-- other databases may already use it.
 --
 -- The worker changes queue state only through the SECURITY DEFINER transition functions
--- (queue_claim, queue_begin, queue_complete, queue_heartbeat, queue_release, queue_retry,
--- queue_fail, queue_hold, queue_worker_beat, queue_worker_stopped), each of which accepts only a
--- legal move of the job state machine for a claim the caller holds. It has no INSERT, UPDATE or
--- DELETE on any table, so it cannot set a status, write or forge a log row, or touch settings.
+-- (granted by queue_worker_grants once they exist), each of which accepts only a legal move of
+-- the job state machine for a claim the caller holds. It has no INSERT, UPDATE or DELETE on
+-- any table, so it cannot set a status, write or forge a log row, or touch the settings.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'genjishimada_queue_worker') THEN
@@ -19,7 +19,8 @@ $$;
 -- no execution of application functions.
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
--- Global form: a per-schema default cannot take back what PUBLIC is granted globally.
+-- Global form: a per-schema default cannot take back what PUBLIC is granted globally. Every
+-- function change comes after this one, so no queue function is ever executable by PUBLIC.
 ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
 GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
@@ -38,17 +39,3 @@ GRANT SELECT ON queue_event_types TO genjishimada_queue_worker;
 ALTER TABLE pgqueuer ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bot_owned_jobs ON pgqueuer FOR SELECT TO genjishimada_queue_worker
     USING (entrypoint IN (SELECT t.event_name FROM queue_event_types t WHERE t.owner = 'bot'));
-
-GRANT EXECUTE ON FUNCTION
-    queue_config(),
-    queue_claim(uuid, text[], integer, integer),
-    queue_begin(bigint, uuid, timestamptz, interval),
-    queue_complete(bigint, uuid, timestamptz),
-    queue_heartbeat(bigint[], uuid[], timestamptz[]),
-    queue_release(bigint, uuid, timestamptz, text),
-    queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean),
-    queue_fail(bigint, uuid, timestamptz, interval[], jsonb),
-    queue_hold(bigint, uuid, timestamptz, jsonb, boolean),
-    queue_worker_beat(uuid, text, text, integer),
-    queue_worker_stopped(uuid)
-TO genjishimada_queue_worker;

@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 import pytest
-from genji_worker.process import queue_dsn
+from genji_worker.process import QueueLoginError, queue_dsn
 from genji_worker.settings import WorkerSettings, settings_from_env
 
 pytestmark = pytest.mark.queue
@@ -52,3 +52,10 @@ def test_bot_never_falls_back_to_the_owner_credential() -> None:
         queue_dsn("bot", {**env, "QUEUE_DATABASE_URL": "postgresql://w@q/db"})
         == "postgresql://w@q/db"
     )
+
+
+def test_bot_without_its_queue_password_is_a_login_error() -> None:
+    env = {"DATABASE_URL": "postgresql://api:secret@db:5432/genji"}
+    with pytest.raises(QueueLoginError, match="QUEUE_DATABASE_PASSWORD must be set"):
+        queue_dsn("bot", env)
+    assert queue_dsn("api", env) == env["DATABASE_URL"]

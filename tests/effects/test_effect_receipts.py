@@ -45,7 +45,7 @@ async def _grant_xp(
         return result
 
 
-async def test_concurrent_duplicate_effect_mutates_once_and_shares_the_result(
+async def test_q08_concurrent_duplicate_effect_mutates_once_and_shares_the_result(
     connect: Connect,
 ) -> None:
     setup, a, b = await connect(), await connect(), await connect()
@@ -59,7 +59,7 @@ async def test_concurrent_duplicate_effect_mutates_once_and_shares_the_result(
     assert await setup.fetchval("SELECT count(*) FROM effect_receipts") == 1
 
 
-async def test_replay_after_commit_reuses_the_recorded_result(connect: Connect) -> None:
+async def test_q05_q10_replay_after_commit_reuses_the_recorded_result(connect: Connect) -> None:
     conn = await connect()
     job_id, claim = await _claimed_job(conn)
     assert await _grant_xp(conn, job_id, claim) == {"total": 5}
@@ -67,7 +67,9 @@ async def test_replay_after_commit_reuses_the_recorded_result(connect: Connect) 
     assert await conn.fetchval("SELECT amount FROM xp_totals") == 5
 
 
-async def test_rollback_leaves_no_receipt_and_the_effect_can_run_again(connect: Connect) -> None:
+async def test_q01_q05_rollback_leaves_no_receipt_and_the_effect_can_run_again(
+    connect: Connect,
+) -> None:
     conn = await connect()
     job_id, claim = await _claimed_job(conn)
     with pytest.raises(RuntimeError):
@@ -79,7 +81,7 @@ async def test_rollback_leaves_no_receipt_and_the_effect_can_run_again(connect: 
     assert await _grant_xp(conn, job_id, claim) == {"total": 5}
 
 
-async def test_stale_claim_cannot_start_a_new_effect_but_can_read_a_completed_one(
+async def test_q08_stale_claim_cannot_start_a_new_effect_but_can_read_a_completed_one(
     connect: Connect,
 ) -> None:
     conn = await connect()
@@ -95,7 +97,7 @@ async def test_stale_claim_cannot_start_a_new_effect_but_can_read_a_completed_on
     assert await conn.fetchval("SELECT amount FROM xp_totals") == 5
 
 
-async def test_a_different_fingerprint_for_the_same_effect_raises(connect: Connect) -> None:
+async def test_q10_a_different_fingerprint_for_the_same_effect_raises(connect: Connect) -> None:
     conn = await connect()
     job_id, claim = await _claimed_job(conn)
     await _grant_xp(conn, job_id, claim)
@@ -104,7 +106,7 @@ async def test_a_different_fingerprint_for_the_same_effect_raises(connect: Conne
             await effect_receipt_begin(conn, claim, job_id, "xp", "user:7:+500")
 
 
-async def test_a_receipt_begun_but_not_completed_cannot_commit(connect: Connect) -> None:
+async def test_q05_a_receipt_begun_but_not_completed_cannot_commit(connect: Connect) -> None:
     conn = await connect()
     job_id, claim = await _claimed_job(conn)
     with pytest.raises(asyncpg.PostgresError, match="not completed before commit"):

@@ -6,6 +6,9 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
+from genji_queue.errors import StaleClaimError
+from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
+from genji_sdk import ClaimToken
 from pgqueuer.models import Job
 from queue_helpers import claim_next, enqueue_xp
 from testdb import Connect
@@ -16,15 +19,30 @@ DELAYS = [timedelta(milliseconds=1), timedelta(milliseconds=2), timedelta(millis
 ERROR = '{"exception_type": "Boom", "exception_message": "handler failed"}'
 
 
-async def _stale_and_current(conn: asyncpg.Connection) -> tuple[Job, Job]:
-    """A job claimed by one worker, then reclaimed by another after its heartbeat lapsed."""
+# A claim is lost to a stale-heartbeat reclaim by another worker, or by the same queue manager
+# (same manager id, new claim time): both must fence out the earlier token.
+RECLAIMERS = pytest.mark.parametrize(
+    "reclaimer", ["other", "same"], ids=["q08-other-manager", "q08-same-manager"]
+)
+
+
+async def _stale_and_current(conn: asyncpg.Connection, reclaimer: str = "other") -> tuple[Job, Job]:
+    """A job claimed once, then reclaimed after its heartbeat lapsed."""
     await enqueue_xp(conn, "xp:1")
-    stale = await claim_next(conn, uuid4())
+    manager = uuid4()
+    stale = await claim_next(conn, manager)
     assert stale is not None
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '2 minutes'")
-    current = await claim_next(conn, uuid4())
+    current = await claim_next(conn, manager if reclaimer == "same" else uuid4())
     assert current is not None and current.id == stale.id
+    assert (current.queue_manager_id == stale.queue_manager_id) == (reclaimer == "same")
+    assert current.updated != stale.updated
     return stale, current
+
+
+def _token(job: Job) -> ClaimToken:
+    assert job.queue_manager_id is not None
+    return ClaimToken(job.id, job.queue_manager_id, job.updated)
 
 
 async def _log_statuses(conn: asyncpg.Connection) -> list[str]:
@@ -33,35 +51,68 @@ async def _log_statuses(conn: asyncpg.Connection) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(
-    "write",
-    [
-        "SELECT queue_complete($1, $2, $3)",
-        "SELECT queue_release($1, $2, $3)",
-        "SELECT queue_retry($1, $2, $3, interval '1 second')",
-        f"SELECT queue_hold($1, $2, $3, '{ERROR}')",
-    ],
-    ids=["complete", "release", "retry", "hold"],
-)
-async def test_stale_owner_write_changes_nothing(connect: Connect, write: str) -> None:
+# Each write, as a query that is true when the write took effect for the given claim.
+WRITES = {
+    "complete": "SELECT queue_complete($1, $2, $3)",
+    "release": "SELECT queue_release($1, $2, $3)",
+    "retry": "SELECT queue_retry($1, $2, $3, interval '1 second')",
+    "hold": f"SELECT queue_hold($1, $2, $3, '{ERROR}')",
+    "fail": f"SELECT queue_fail($1, $2, $3, ARRAY[interval '1 second'], '{ERROR}') <> 'lost'",
+    "begin": "SELECT decision <> 'lost' FROM queue_begin($1, $2, $3, interval '1 second')",
+    "heartbeat": "SELECT count(*) = 0 FROM queue_heartbeat("
+    "ARRAY[$1]::bigint[], ARRAY[$2]::uuid[], ARRAY[$3]::timestamptz[])",
+}
+
+
+@RECLAIMERS
+@pytest.mark.parametrize("write", list(WRITES))
+async def test_q08_stale_owner_write_changes_nothing(
+    connect: Connect, write: str, reclaimer: str
+) -> None:
     conn = await connect()
-    stale, current = await _stale_and_current(conn)
+    stale, current = await _stale_and_current(conn, reclaimer)
     before = await conn.fetchrow("SELECT * FROM pgqueuer")
+    job_before = await conn.fetchrow("SELECT * FROM jobs")
     logs_before = await _log_statuses(conn)
 
-    assert await conn.fetchval(write, stale.id, stale.queue_manager_id, stale.updated) is False
+    assert (
+        await conn.fetchval(WRITES[write], stale.id, stale.queue_manager_id, stale.updated) is False
+    )
 
     assert await conn.fetchrow("SELECT * FROM pgqueuer") == before
+    assert await conn.fetchrow("SELECT * FROM jobs") == job_before
     assert await _log_statuses(conn) == logs_before
-    assert await conn.fetchval(
-        "SELECT queue_complete($1, $2, $3)", current.id, current.queue_manager_id, current.updated
-    )
-    assert (await _log_statuses(conn))[-1] == "successful"
+    assert await conn.fetchval(WRITES[write], current.id, current.queue_manager_id, current.updated)
+    if write in ("begin", "heartbeat"):  # the claim is still held: it can complete
+        assert await conn.fetchval(
+            WRITES["complete"], current.id, current.queue_manager_id, current.updated
+        )
+        assert (await _log_statuses(conn))[-1] == "successful"
 
 
-async def test_stale_owner_failure_is_reported_lost_and_charges_nothing(connect: Connect) -> None:
+@RECLAIMERS
+async def test_q08_stale_owner_cannot_begin_an_effect(connect: Connect, reclaimer: str) -> None:
     conn = await connect()
-    stale, _ = await _stale_and_current(conn)
+    stale, current = await _stale_and_current(conn, reclaimer)
+    job_id = await conn.fetchval("SELECT id FROM jobs")
+    with pytest.raises(StaleClaimError):
+        async with conn.transaction():
+            await effect_receipt_begin(conn, _token(stale), job_id, "xp", "user:1:+5")
+    assert await conn.fetchval("SELECT count(*) FROM effect_receipts") == 0
+
+    async with conn.transaction():
+        receipt = await effect_receipt_begin(conn, _token(current), job_id, "xp", "user:1:+5")
+        assert receipt.fresh
+        await effect_receipt_complete(conn, job_id, "xp", {"total": 5})
+    assert await conn.fetchval("SELECT count(*) FROM effect_receipts") == 1
+
+
+@RECLAIMERS
+async def test_q08_stale_owner_failure_is_reported_lost_and_charges_nothing(
+    connect: Connect, reclaimer: str
+) -> None:
+    conn = await connect()
+    stale, _ = await _stale_and_current(conn, reclaimer)
     assert (
         await conn.fetchval(
             f"SELECT queue_fail($1, $2, $3, $4, '{ERROR}')",
@@ -75,9 +126,12 @@ async def test_stale_owner_failure_is_reported_lost_and_charges_nothing(connect:
     assert await conn.fetchval("SELECT handler_failures FROM jobs") == 0
 
 
-async def test_heartbeat_returns_the_claims_that_were_lost(connect: Connect) -> None:
+@RECLAIMERS
+async def test_q08_heartbeat_returns_the_claims_that_were_lost(
+    connect: Connect, reclaimer: str
+) -> None:
     conn = await connect()
-    stale, current = await _stale_and_current(conn)
+    stale, current = await _stale_and_current(conn, reclaimer)
     lost = await conn.fetch(
         "SELECT * FROM queue_heartbeat($1, $2, $3)",
         [stale.id, current.id],

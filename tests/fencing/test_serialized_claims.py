@@ -5,7 +5,8 @@ from datetime import timedelta
 from uuid import uuid4
 
 import pytest
-from genji_worker.claims import DeadlineDriver, FencedQueries
+from genji_worker.claims import FencedQueries
+from genji_worker.driver import DeadlineDriver
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 from queue_helpers import XP_EVENT, enqueue_xp
 from testdb import Connect
@@ -15,7 +16,9 @@ pytestmark = pytest.mark.queue
 LIMIT_ONE = {XP_EVENT: EntrypointExecutionParameter(concurrency_limit=1)}
 
 
-async def test_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(connect: Connect) -> None:
+async def test_q08_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(
+    connect: Connect,
+) -> None:
     owner = await connect()
     workers = []
     for _ in range(2):
@@ -38,7 +41,9 @@ async def test_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(connect: 
         assert await owner.fetchval("SELECT count(*) FROM pgqueuer WHERE status = 'picked'") == 1
 
 
-async def test_reclaiming_our_own_running_job_stops_the_earlier_execution(connect: Connect) -> None:
+async def test_q08_reclaiming_our_own_running_job_stops_the_earlier_execution(
+    connect: Connect,
+) -> None:
     owner, conn = await connect(), await connect("worker")
     lost: list[object] = []
     queries = FencedQueries(

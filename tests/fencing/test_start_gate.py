@@ -47,7 +47,7 @@ async def _enqueue(
     return UUID(str(status["job_id"]))
 
 
-async def test_a_stale_claim_is_lost_and_changes_nothing(connect: Connect) -> None:
+async def test_q08_a_stale_claim_is_lost_and_changes_nothing(connect: Connect) -> None:
     conn = await connect()
     await enqueue_xp(conn, "xp:1")
     stale = await _claim(conn)
@@ -69,7 +69,7 @@ async def test_a_job_whose_workers_keep_dying_is_held(connect: Connect) -> None:
     assert row is not None and tuple(row) == ("WorkerLost", 0)
 
 
-async def test_dependent_defers_while_parent_is_pending_then_is_woken_by_its_success(
+async def test_q14_dependent_defers_while_parent_is_pending_then_is_woken_by_its_success(
     connect: Connect,
 ) -> None:
     conn = await connect()
@@ -96,7 +96,7 @@ async def test_dependent_defers_while_parent_is_pending_then_is_woken_by_its_suc
     assert await _begin(conn, await _claim(conn)) == "run"
 
 
-async def test_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
+async def test_q14_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
     connect: Connect,
 ) -> None:
     conn = await connect()

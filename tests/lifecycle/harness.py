@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,11 +27,10 @@ from payload_samples import SAMPLES
 
 T = TypeVar("T")
 
-WORKER_ROLE = "genjishimada_queue_worker"
 DATABASE = "genjishimada"
 
 # Short claim settings, owned by the database (queue_settings).
-FAST_STALE_HEARTBEAT = "1.5 seconds"
+FAST_STALE_HEARTBEAT = timedelta(seconds=1.5)
 FAST_MAX_RECLAIMS = 2
 # Short worker intervals with the production ordering and policies.
 FAST_SETTINGS = {
@@ -68,11 +68,13 @@ class Stack:
 
     @property
     def dsn(self) -> str:
-        return self.cluster.dsn(DATABASE)
+        """The owner's login (the API's credentials)."""
+        return self.cluster.owner_dsn(DATABASE)
 
     @property
     def worker_dsn(self) -> str:
-        return self.cluster.dsn(DATABASE, user=WORKER_ROLE)
+        """The worker login, with its password (the bot's credentials)."""
+        return self.cluster.worker_dsn(DATABASE)
 
     @property
     def recorder(self) -> EffectRecorder:
@@ -96,6 +98,20 @@ class Stack:
 
     async def sql(self, query: str, *args: Any) -> Any:
         conn = await self.connect()
+        try:
+            return await conn.fetch(query, *args)
+        finally:
+            await conn.close()
+
+    async def admin_connect(self) -> asyncpg.Connection:
+        """The bootstrap superuser's login, for what only an administrator may do (such as
+        terminating another role's backends)."""
+        return await asyncpg.connect(self.cluster.admin_dsn(DATABASE))
+
+    async def admin_sql(self, query: str, *args: Any) -> Any:
+        """As the bootstrap superuser, for what only an administrator may do (such as
+        terminating another role's backends)."""
+        conn = await self.admin_connect()
         try:
             return await conn.fetch(query, *args)
         finally:
@@ -183,19 +199,27 @@ class Stack:
 
 
 def new_stack(tmp: Path) -> Stack:
-    cluster = PgCluster()
-    cluster.init()
-    cluster.start()
-    with psycopg.connect(cluster.dsn(), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-    apply_plan(cluster.dsn(DATABASE))
-    with psycopg.connect(cluster.dsn(DATABASE), autocommit=True) as conn:
-        # Stands in for a domain table the API mutates on behalf of a job.
-        conn.execute("CREATE TABLE effect_tally (job_id uuid PRIMARY KEY, applied int NOT NULL)")
-        conn.execute(
-            "UPDATE queue_settings SET stale_heartbeat = %s::interval, max_reclaims = %s",
-            (FAST_STALE_HEARTBEAT, FAST_MAX_RECLAIMS),
-        )
+    """A durable cluster (these tests kill and crash it) with the production identities: the
+    owner migrates and owns everything, the worker logs in with its password."""
+    cluster = PgCluster(durable=True)
+    try:
+        cluster.init()
+        cluster.start()
+        dsn = cluster.create_owned_database(DATABASE)
+        apply_plan(dsn)
+        cluster.set_worker_password()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            # Stands in for a domain table the API mutates on behalf of a job.
+            conn.execute(
+                "CREATE TABLE effect_tally (job_id uuid PRIMARY KEY, applied int NOT NULL)"
+            )
+            conn.execute(
+                "UPDATE queue_settings SET stale_heartbeat = %s, max_reclaims = %s",
+                (FAST_STALE_HEARTBEAT, FAST_MAX_RECLAIMS),
+            )
+    except BaseException:
+        cluster.destroy()
+        raise
     return Stack(cluster=cluster, tmp=tmp)
 
 
@@ -203,3 +227,76 @@ def sample(event: str) -> dict[str, Any]:
     """A valid payload for `event`, as JSON-ready data."""
     decoded: dict[str, Any] = msgspec.to_builtins(SAMPLES[event])
     return decoded
+
+
+# -- Claim-level observations: which execution holds a job, and what each one did ------------
+
+
+@dataclass(frozen=True)
+class QueueClaim:
+    """A job's active queue row as the database sees it."""
+
+    status: str | None
+    """pgqueuer status; None once the row is gone (completed)."""
+    manager: UUID | None
+    claimed_at: datetime | None
+    heartbeat: datetime | None
+
+    @property
+    def token(self) -> tuple[UUID | None, datetime | None]:
+        return (self.manager, self.claimed_at)
+
+
+async def active_claim(stack: Stack, job_id: UUID) -> QueueClaim:
+    rows = await stack.sql(
+        """SELECT q.status::text AS status, q.queue_manager_id, q.updated, q.heartbeat
+           FROM jobs j LEFT JOIN pgqueuer q ON q.id = j.queue_job_id WHERE j.id = $1""",
+        job_id,
+    )
+    row = rows[0]
+    return QueueClaim(row["status"], row["queue_manager_id"], row["updated"], row["heartbeat"])
+
+
+def recorded_claims(stack: Stack, job_id: UUID, pid: int | None = None) -> list[QueueClaim]:
+    """Claims under which the recorder saw `job_id` run (by `pid`), in order of first effect."""
+    seen: list[QueueClaim] = []
+    for event in stack.recorder.events():
+        if event["job_id"] != str(job_id) or (pid is not None and event["pid"] != pid):
+            continue
+        claim = QueueClaim(
+            "picked", UUID(event["manager"]), datetime.fromisoformat(event["claimed_at"]), None
+        )
+        if claim.token not in [c.token for c in seen]:
+            seen.append(claim)
+    return seen
+
+
+async def until_logged(worker: Worker, text: str, deadline: float = 20.0) -> None:
+    async def probe() -> bool:
+        return text in worker.log()
+
+    await eventually(probe, deadline, f"{text!r} in {worker.log_path.name}")
+
+
+async def log_rows(stack: Stack, job_id: UUID, status: str) -> list[datetime]:
+    """Creation times of the job's pgqueuer_log rows with `status`."""
+    rows = await stack.sql(
+        """SELECT l.created FROM pgqueuer_log l JOIN jobs j ON j.queue_job_id = l.job_id
+           WHERE j.id = $1 AND l.status::text = $2 ORDER BY l.id""",
+        job_id,
+        status,
+    )
+    return [r["created"] for r in rows]
+
+
+async def manager_of(stack: Stack, worker: Worker) -> UUID:
+    """The queue manager id a running worker registered in queue_workers."""
+
+    async def probe() -> UUID | None:
+        value = await stack.value(
+            "SELECT manager_id FROM queue_workers WHERE pid = $1 ORDER BY beat_at DESC LIMIT 1",
+            worker.process.pid,
+        )
+        return UUID(str(value)) if value is not None else None
+
+    return await eventually(probe, 20, f"worker {worker.process.pid} to register")

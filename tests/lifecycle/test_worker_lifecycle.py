@@ -6,7 +6,17 @@ import asyncio
 import signal
 
 import pytest
-from harness import Stack, eventually, sample
+from harness import (
+    FAST_STALE_HEARTBEAT,
+    Stack,
+    active_claim,
+    eventually,
+    log_rows,
+    manager_of,
+    recorded_claims,
+    sample,
+    until_logged,
+)
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 
@@ -25,7 +35,7 @@ async def test_q03_job_accepted_while_worker_offline_is_delivered_after_start(st
     # The recorder's announce has no send binding, so a kill after it repeats the send; what
     # must never repeat is the receipt-guarded database mutation.
     [("before", 1), ("announce", 1), ("after", 2)],
-    ids=["Q05-before-effects", "Q05-between-effects", "Q05-after-effects-before-completion"],
+    ids=["Q05-before-effects", "Q05-between-effects", "Q05-after-effects-inside-the-handler"],
 )
 async def test_q05_killed_worker_recovers_without_repeating_the_mutation(
     stack: Stack, kill_at: str, announcements: int
@@ -45,6 +55,26 @@ async def test_q05_killed_worker_recovers_without_repeating_the_mutation(
     assert recorder.count("announce") == announcements
     row = await stack.job(job)
     assert row["handler_failures"] == 0
+
+
+async def test_q05_killed_after_the_handler_returned_before_completion_is_persisted(
+    stack: Stack,
+) -> None:
+    first = stack.start_worker(GENJI_FAULT_POINT="before-complete")
+    job = await stack.enqueue("xp:q05-before-completion")
+    assert first.wait() == -signal.SIGKILL
+    # The kill landed after the handler returned and before its completion was written.
+    assert stack.recorder.count("after", "done", pid=first.process.pid) == 1
+    assert (await active_claim(stack, job)).status == "picked"
+    assert await log_rows(stack, job, "successful") == []
+    assert await stack.tally(job) == 1
+
+    second = stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    assert stack.recorder.count("after", "done", pid=second.process.pid) == 1
+    assert len(await log_rows(stack, job, "successful")) == 1
+    assert await stack.tally(job) == 1
+    assert (await stack.job(job))["handler_failures"] == 0
 
 
 async def test_q06_drain_timeout_returns_unfinished_work_and_closes_in_order(stack: Stack) -> None:
@@ -95,28 +125,79 @@ async def test_q06_shutdown_with_the_database_down_leaves_work_for_stale_recover
     assert await stack.tally(job) == 1
 
 
-async def test_q06_graceful_stop_lets_a_running_job_finish_within_the_drain(stack: Stack) -> None:
+async def test_q06_drain_stops_claiming_and_keeps_heartbeats_past_the_stale_threshold(
+    stack: Stack,
+) -> None:
     stack.recorder.command("*:announce", "hang")
-    worker = stack.start_worker(GENJI_QUEUE_DRAIN_TIMEOUT="10")
+    draining = stack.start_worker(GENJI_QUEUE_DRAIN_TIMEOUT="8")
     job = await stack.enqueue("xp:q06-drain")
     await stack.until_recorded("announce")
-    worker.signal(signal.SIGTERM)
-    await asyncio.sleep(0.3)
+    claim = await active_claim(stack, job)
+    rival = stack.start_worker()  # takes the claim over as soon as its heartbeat goes stale
+    await manager_of(stack, rival)
+
+    draining.signal(signal.SIGTERM)
+    await until_logged(draining, "claiming stopped")
+    drain_began = await stack.value("SELECT now()")
+    stale_after = FAST_STALE_HEARTBEAT
+
+    async def beaten_past_the_stale_threshold() -> bool:
+        now = await active_claim(stack, job)
+        assert now.token == claim.token, "the draining worker's claim was taken over"
+        assert now.heartbeat is not None
+        return now.heartbeat > drain_began + stale_after * 1.5
+
+    await eventually(beaten_past_the_stale_threshold, 10, "heartbeats during the drain")
+    assert stack.recorder.count("before", "start", pid=rival.process.pid) == 0
+    rival.signal(signal.SIGTERM)
+    assert rival.wait(10) == 0
+
+    later = await stack.enqueue(
+        "notification:q06-drain",
+        event="api.notification.delivery",
+        payload=sample("api.notification.delivery"),
+    )
     stack.recorder.command("*:announce", "complete")
-    assert worker.wait(15) == 0
+    assert draining.wait(15) == 0
+    # Claiming stopped before the drain: the job enqueued meanwhile was left for others.
+    assert [e for e in stack.recorder.events() if e["job_id"] == str(later)] == []
+    assert await stack.status(later) == "queued"
     assert await stack.status(job) == "succeeded"
+    assert "drain timeout reached" not in draining.log()
+
+    stack.start_worker()
+    await stack.until_status(later, "succeeded")
 
 
-async def test_q07_terminated_backends_reconnect_and_keep_accepted_work(stack: Stack) -> None:
+async def test_q07_lost_queue_connection_stops_its_executions_and_work_resumes(
+    stack: Stack,
+) -> None:
     stack.recorder.command("*:announce", "hang")
     worker = stack.start_worker()
     job = await stack.enqueue("xp:q07-terminate")
     await stack.until_recorded("announce")
-    await stack.sql(
+    (old,) = recorded_claims(stack, job)
+    await stack.admin_sql(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'genjishimada_queue_worker'"
     )
+    await until_logged(worker, "queue connection lost; cancelling its executions")
+    # From here on the effect may proceed: only an execution that was not stopped would.
     stack.recorder.command("*:announce", "complete")
     await stack.until_status(job, "succeeded")
+
+    assert stack.recorder.execution(old.manager, old.claimed_at) == [
+        ("before", "start"),
+        ("before", "done"),
+        ("announce", "start"),
+        ("announce", "cancelled"),
+    ]
+    executions = recorded_claims(stack, job)
+    assert len(executions) == 2
+    assert stack.recorder.execution(executions[1].manager, executions[1].claimed_at)[-1] == (
+        "after",
+        "done",
+    )
+    assert len(await log_rows(stack, job, "successful")) == 1
     later = await stack.enqueue("xp:q07-after")
     await stack.until_status(later, "succeeded", deadline=5)
     assert worker.process.poll() is None
@@ -198,30 +279,51 @@ async def test_q08_two_overlapping_workers_never_duplicate_or_overlap(stack: Sta
             open_jobs.discard(event["job_id"])
 
 
-async def test_q08_resumed_stale_worker_cannot_overwrite_the_newer_claim(stack: Stack) -> None:
+async def test_q08_resumed_stale_worker_cannot_touch_the_replacements_claim(
+    stack: Stack,
+) -> None:
     stack.recorder.command("*:announce", "hang")
-    old = stack.start_worker()
+    stale = stack.start_worker()
     job = await stack.enqueue("xp:q08-stale")
     await stack.until_recorded("announce")
-    old.signal(signal.SIGSTOP)  # frozen mid-job: its heartbeats stop
+    stale.signal(signal.SIGSTOP)  # frozen mid-job: its heartbeats stop
 
+    replacement = stack.start_worker()
+
+    async def replacement_hangs_in_the_effect() -> bool:
+        return stack.recorder.count("announce", "start", pid=replacement.process.pid) == 1
+
+    await eventually(replacement_hangs_in_the_effect, 20, "the replacement to reclaim the job")
+    held = await active_claim(stack, job)
+    assert held.status == "picked" and held.manager == await manager_of(stack, replacement)
+    assert [c.token for c in recorded_claims(stack, job, replacement.process.pid)] == [held.token]
+
+    # The stale worker wakes up while the replacement still runs the job: its handler goes on,
+    # and it tries its heartbeat and terminal writes with its old claim.
+    (old,) = recorded_claims(stack, job, stale.process.pid)
+    stack.recorder.command("*:announce", "complete", pid=stale.process.pid)
+    stale.signal(signal.SIGCONT)
+
+    async def stale_execution_ended() -> bool:
+        last = stack.recorder.execution(old.manager, old.claimed_at)[-1]
+        return last in (("after", "done"), ("announce", "cancelled"))
+
+    await eventually(stale_execution_ended, 15, "the resumed worker to finish its execution")
+    stale.signal(signal.SIGTERM)
+    assert stale.wait(15) == 0  # whatever it still had to write was attempted before exit
+
+    now = await active_claim(stack, job)
+    assert (now.status, now.token) == ("picked", held.token)
+    assert await log_rows(stack, job, "successful") == []
+
+    released = await stack.value("SELECT now()")
     stack.recorder.command("*:announce", "complete")
-    stack.start_worker()
     await stack.until_status(job, "succeeded")
-    queue_job_id = (await stack.job(job))["queue_job_id"]
-    logs_after_takeover = await stack.job_logs(queue_job_id)
-
-    old.signal(signal.SIGCONT)
-
-    async def old_finished_its_attempt() -> bool:
-        return stack.recorder.count("after", "done") >= 2 or "taken over" in old.log()
-
-    await eventually(old_finished_its_attempt, 15, "the resumed worker to notice or finish")
-    await asyncio.sleep(0.3)
-    assert await stack.job_logs(queue_job_id) == logs_after_takeover
-    assert logs_after_takeover.count("successful") == 1
+    (completed,) = await log_rows(stack, job, "successful")
+    assert completed >= released  # written by the replacement, after the stale worker exited
+    assert stack.recorder.count("after", "done", pid=replacement.process.pid) == 1
+    assert "taken over" not in replacement.log()
     assert await stack.tally(job) == 1
-    assert await stack.status(job) == "succeeded"
 
 
 async def test_q13_poison_payload_and_held_dependency_do_not_block_other_jobs(stack: Stack) -> None:

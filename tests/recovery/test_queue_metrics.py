@@ -1,5 +1,6 @@
 """Queue health: depth by state, oldest ready age, held and uncertain counts, worker liveness."""
 
+import json
 import subprocess
 import sys
 from uuid import uuid4
@@ -42,6 +43,11 @@ async def test_metrics_count_every_state_and_worker_liveness(connect: Connect) -
     assert row["uncertain_effects"] == 1
     assert row["oldest_ready_age"].total_seconds() >= 90
     assert (row["workers_alive"], row["workers_silent"]) == (1, 1)
+    per_owner = ("bot_ready", "bot_running", "api_ready", "api_running")
+    assert [row[c] for c in per_owner] == [1, 1, 0, 0]
+    assert (row["bot_workers_alive"], row["api_workers_alive"]) == (1, 0)
+    silent = json.loads(row["silent_workers"])
+    assert [(w["owner"], w["host"], w["pid"]) for w in silent] == [("api", "h", 2)]
 
 
 def test_report_command_prints_the_metrics(db: Database) -> None:

@@ -6,13 +6,14 @@ from datetime import timedelta
 
 import asyncpg
 import pytest
-from genji_worker.claims import DeadlineDriver, FencedQueries
+from genji_worker.claims import FencedQueries
+from genji_worker.driver import DeadlineDriver
 from pgqueuer import QueueManager
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job
 from pgqueuer.types import QueueExecutionMode
 from queue_helpers import XP_EVENT, enqueue_xp
-from testdb import Connect, Database
+from testdb import WORKER_ROLE, Connect
 
 pytestmark = pytest.mark.queue
 
@@ -111,17 +112,16 @@ async def test_worker_role_is_denied(connect: Connect, statement: str) -> None:
         await worker.execute(statement)
 
 
-async def test_q15_worker_role_has_no_password_or_elevated_attributes(
-    db: Database, connect: Connect
-) -> None:
+async def test_q15_worker_role_has_no_elevated_attributes(connect: Connect) -> None:
     owner = await connect()
     row = await owner.fetchrow(
-        "SELECT rolsuper, rolcreaterole, rolcreatedb, rolreplication, rolbypassrls, rolpassword "
-        "FROM pg_authid WHERE rolname = 'genjishimada_queue_worker'"
+        "SELECT rolsuper, rolcreaterole, rolcreatedb, rolreplication, rolbypassrls, rolinherit "
+        "FROM pg_roles WHERE rolname = $1",
+        WORKER_ROLE,
     )
     assert row is not None and not any(row[k] for k in row.keys())
     owns = await owner.fetchval(
-        "SELECT count(*) FROM pg_namespace WHERE nspowner = 'genjishimada_queue_worker'::regrole"
+        "SELECT count(*) FROM pg_namespace WHERE nspowner = $1::regrole", WORKER_ROLE
     )
     assert owns == 0
 

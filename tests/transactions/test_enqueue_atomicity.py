@@ -1,11 +1,15 @@
-"""Q01/Q02: the job identity and its queue row commit or roll back with the business write."""
+"""Q01/Q02: the job identity, its queue row and the effect receipt commit or roll back with the
+business write."""
+
+from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.errors import NotInTransactionError, UnknownQueueEventError, translate
-from genji_sdk import UnknownEventError
-from queue_helpers import XP_EVENT, xp_payload
+from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
+from genji_sdk import ClaimToken, UnknownEventError
+from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -19,10 +23,12 @@ class Boom(Exception):
     pass
 
 
-async def _counts(conn: asyncpg.Connection) -> tuple[int, int, int, int]:
+async def _counts(conn: asyncpg.Connection) -> tuple[int, int, int, int, int]:
+    """Domain rows, job identities, queue rows, queue log rows, effect receipts."""
     row = await conn.fetchrow(
         """SELECT (SELECT count(*) FROM xp_ledger), (SELECT count(*) FROM jobs),
-                  (SELECT count(*) FROM pgqueuer), (SELECT count(*) FROM pgqueuer_log)"""
+                  (SELECT count(*) FROM pgqueuer), (SELECT count(*) FROM pgqueuer_log),
+                  (SELECT count(*) FROM effect_receipts)"""
     )
     assert row is not None
     return tuple(row)  # type: ignore[return-value]
@@ -48,7 +54,7 @@ async def test_q01_rolled_back_business_transaction_leaves_nothing(connect: Conn
             await _grant(business, 1, "xp:1")
             raise Boom
 
-    assert await _counts(observer) == (0, 0, 0, 0)
+    assert await _counts(observer) == (0, 0, 0, 0, 0)
 
 
 async def test_q01_committed_business_transaction_keeps_all_three(connect: Connect) -> None:
@@ -56,7 +62,7 @@ async def test_q01_committed_business_transaction_keeps_all_three(connect: Conne
     await business.execute(DOMAIN_TABLE)
     async with business.transaction():
         await _grant(business, 1, "xp:1")
-    assert await _counts(observer) == (1, 1, 1, 1)
+    assert await _counts(observer) == (1, 1, 1, 1, 0)
 
 
 async def test_q01_uncommitted_enqueue_is_invisible_to_other_connections(connect: Connect) -> None:
@@ -64,7 +70,59 @@ async def test_q01_uncommitted_enqueue_is_invisible_to_other_connections(connect
     await business.execute(DOMAIN_TABLE)
     async with business.transaction():
         await _grant(business, 1, "xp:1")
-        assert await _counts(observer) == (0, 0, 0, 0)
+        assert await _counts(observer) == (0, 0, 0, 0, 0)
+
+
+async def _claimed_job(conn: asyncpg.Connection) -> tuple[UUID, ClaimToken]:
+    """A committed job a worker has claimed: its handler asks for a business transaction."""
+    job = await enqueue_xp(conn, "xp:handler", user_id=8, grant_id=99)
+    claimed = await claim_next(conn, uuid4())
+    assert claimed is not None and claimed.queue_manager_id is not None
+    return job.id, ClaimToken(claimed.id, claimed.queue_manager_id, claimed.updated)
+
+
+async def _grant_as_effect(conn: asyncpg.Connection, job_id: UUID, claim: ClaimToken) -> None:
+    """The handler's mutation: receipt, domain write and follow-up job in one transaction."""
+    receipt = await effect_receipt_begin(conn, claim, job_id, "xp", "user:7:+5")
+    assert receipt.fresh
+    await _grant(conn, 1, "xp:1")
+    await effect_receipt_complete(conn, job_id, "xp", {"grant_id": 1})
+
+
+async def test_q01_rolled_back_effect_transaction_leaves_no_receipt(connect: Connect) -> None:
+    business, observer = await connect(), await connect()
+    await business.execute(DOMAIN_TABLE)
+    job_id, claim = await _claimed_job(business)
+    before = await _counts(observer)
+
+    with pytest.raises(Boom):
+        async with business.transaction():
+            await _grant_as_effect(business, job_id, claim)
+            raise Boom
+
+    assert await _counts(observer) == before
+    assert before[4] == 0
+
+
+async def test_q01_committed_effect_transaction_keeps_exactly_one_receipt(
+    connect: Connect,
+) -> None:
+    business, observer = await connect(), await connect()
+    await business.execute(DOMAIN_TABLE)
+    job_id, claim = await _claimed_job(business)
+    ledger, jobs, queue, log, receipts = await _counts(observer)
+
+    async with business.transaction():
+        await _grant_as_effect(business, job_id, claim)
+
+    assert await _counts(observer) == (ledger + 1, jobs + 1, queue + 1, log + 1, receipts + 1)
+    assert (
+        await observer.fetchval(
+            "SELECT count(*) FROM effect_receipts WHERE job_id = $1 AND completed_at IS NOT NULL",
+            job_id,
+        )
+        == 1
+    )
 
 
 async def test_q02_failing_queue_insert_rolls_back_the_business_write(connect: Connect) -> None:
@@ -82,7 +140,7 @@ async def test_q02_failing_queue_insert_rolls_back_the_business_write(connect: C
         async with business.transaction():
             await _grant(business, 1, "xp:1")
 
-    assert await _counts(observer) == (0, 0, 0, 0)
+    assert await _counts(observer) == (0, 0, 0, 0, 0)
 
 
 async def test_q02_unknown_event_rolls_back_the_business_write(connect: Connect) -> None:
@@ -93,7 +151,7 @@ async def test_q02_unknown_event_rolls_back_the_business_write(connect: Connect)
             await business.execute("INSERT INTO xp_ledger VALUES (1, 7, 5)")
             await business.fetch("SELECT * FROM enqueue_job('api.nope', '{}', 'k')")
     assert isinstance(translate(caught.value), UnknownQueueEventError)
-    assert await _counts(observer) == (0, 0, 0, 0)
+    assert await _counts(observer) == (0, 0, 0, 0, 0)
 
 
 async def test_q02_python_registry_rejects_unknown_event_before_the_database(

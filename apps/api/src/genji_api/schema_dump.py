@@ -10,15 +10,18 @@ from genji_devstack.cluster import PgCluster, find_bindir
 
 from genji_api.migrate import apply_plan
 
-# yoyo's bookkeeping tables are not part of the application schema.
 OWNER_ROLE = re.compile(r"FOR ROLE \S+")
+# The migration tools' bookkeeping is not part of the application schema: yoyo's tables, and
+# the registry schema Sqitch deploys with (`sqitch --registry`).
 EXCLUDED = ("_yoyo_log", "_yoyo_migration", "_yoyo_version", "yoyo_lock")
+SQITCH_REGISTRY = "sqitch"
 
 
 def dump_schema(dsn: str) -> str:
     args = [str(find_bindir() / "pg_dump"), "--schema-only", "--no-owner", "--no-comments"]
     for table in EXCLUDED:
         args += ["--exclude-table", table]
+    args += ["--exclude-schema", SQITCH_REGISTRY]
     result = subprocess.run([*args, dsn], check=True, capture_output=True, text=True)
     lines = [
         # The migrating role's name varies by server; the dump is about what it owns.
@@ -30,12 +33,11 @@ def dump_schema(dsn: str) -> str:
 
 
 def main() -> int:
-    with PgCluster() as cluster:
-        subprocess.run(
-            ["psql", "-q", cluster.dsn(), "-c", "CREATE DATABASE schema_dump"], check=True
-        )
-        apply_plan(cluster.dsn("schema_dump"))
-        sys.stdout.write(dump_schema(cluster.dsn("schema_dump")))
+    # Never crashed or restarted, so it may skip the disk flushes.
+    with PgCluster(durable=False) as cluster:
+        dsn = cluster.create_owned_database("schema_dump")
+        apply_plan(dsn)
+        sys.stdout.write(dump_schema(dsn))
     return 0
 
 

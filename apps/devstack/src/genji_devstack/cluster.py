@@ -4,6 +4,11 @@ initdb, pg_ctl and postgres refuse to run as root, so every server command drops
 `postgres` OS user. Data lives under /tmp (never under the repository, which may sit
 beneath a 0700 home directory). The cluster listens on 127.0.0.1 and on a Unix socket in
 its own directory, on a free port.
+
+Logins are as in production: every connection, local or TCP, authenticates with
+scram-sha-256. The bootstrap superuser only creates the owner role and its databases; the
+owner runs the migrations and sets the worker login's password. Each cluster makes up its
+own random passwords.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import glob
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -23,11 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE, login_dsn
+
+from genji_devstack import roles
+
 SUPERUSER = "genji"
-SERVER_SETTINGS = (
-    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-    "-c max_connections=200 -c shared_buffers=128MB"
-)
+SERVER_SETTINGS = "-c max_connections=200 -c shared_buffers=128MB"
+# Crash safety: all on for a server that is killed or restarted; all off only for one that
+# never is (a crash then may lose or corrupt committed data).
+DURABILITY_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
 
 
 class ClusterError(RuntimeError):
@@ -81,6 +91,10 @@ class PgCluster:
     user: str = SUPERUSER
     host: str = "127.0.0.1"
     bindir: Path = field(default_factory=find_bindir)
+    durable: bool = True
+    password: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
+    owner_password: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
+    worker_password: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
 
     def __post_init__(self) -> None:
         self._pw = pwd.getpwnam("postgres")
@@ -88,9 +102,50 @@ class PgCluster:
         self.sockdir = self.root / "sock"
         self.logfile = self.root / "server.log"
 
+    @property
+    def durability(self) -> str:
+        """The crash-safety settings the server runs with, e.g. for a benchmark's header."""
+        value = "on" if self.durable else "off"
+        return " ".join(f"{name}={value}" for name in DURABILITY_SETTINGS)
+
     # -- connection strings -------------------------------------------------------------
     def dsn(self, dbname: str = "postgres", user: str | None = None) -> str:
-        return f"postgresql://{user or self.user}@{self.host}:{self.port}/{dbname}"
+        """A login to `dbname`: the bootstrap superuser unless `user` names another role.
+
+        The owner and worker roles get their passwords from this cluster; any other role
+        connects without one.
+        """
+        login = user or self.user
+        passwords = {
+            self.user: self.password,
+            OWNER_ROLE: self.owner_password,
+            WORKER_ROLE: self.worker_password,
+        }
+        base = f"postgresql://{self.host}:{self.port}/{dbname}"
+        return login_dsn(base, login, passwords.get(login))
+
+    def admin_dsn(self, dbname: str = "postgres") -> str:
+        return self.dsn(dbname)
+
+    def owner_dsn(self, dbname: str) -> str:
+        return self.dsn(dbname, user=OWNER_ROLE)
+
+    def worker_dsn(self, dbname: str) -> str:
+        return self.dsn(dbname, user=WORKER_ROLE)
+
+    # -- identities -----------------------------------------------------------------------
+    def create_owned_database(self, dbname: str) -> str:
+        """Create the owner role (once) and `dbname` owned by it; returns the owner's DSN."""
+        roles.ensure_owner_role(self.admin_dsn(), self.owner_password)
+        roles.create_owned_database(self.admin_dsn(), dbname)
+        return self.owner_dsn(dbname)
+
+    def set_worker_password(self) -> None:
+        """As the owner, give the worker login this cluster's worker password.
+
+        The role comes from the migration plan, so call this after applying it.
+        """
+        roles.set_worker_password(self.owner_dsn("postgres"), self.worker_password)
 
     # -- lifecycle ------------------------------------------------------------------------
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -112,26 +167,37 @@ class PgCluster:
             if os.geteuid() == 0:
                 os.chown(d, self._pw.pw_uid, self._pw.pw_gid)
         self.root.chmod(0o711)
-        result = self._run(
-            "initdb",
-            "-D",
-            str(self.data),
-            "-U",
-            self.user,
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--locale=C.UTF-8",
-            "--no-sync",
-            check=False,
-        )
+        pwfile = self.root / "bootstrap.pw"
+        pwfile.touch(0o600)  # private before the password is in it
+        pwfile.write_text(self.password + "\n")
+        if os.geteuid() == 0:
+            os.chown(pwfile, self._pw.pw_uid, self._pw.pw_gid)
+        try:
+            result = self._run(
+                "initdb",
+                "-D",
+                str(self.data),
+                "-U",
+                self.user,
+                f"--pwfile={pwfile}",
+                "--auth=scram-sha-256",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+                check=False,
+            )
+        finally:
+            pwfile.unlink(missing_ok=True)
         if result.returncode != 0:
             raise ClusterError(f"initdb failed: {result.stderr.strip()}")
 
     def start(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
+        durability = " ".join(f"-c {setting}" for setting in self.durability.split())
         options = (
-            f"-p {self.port} -c listen_addresses={self.host} -k {self.sockdir} {SERVER_SETTINGS}"
+            f"-p {self.port} -c listen_addresses={self.host} -k {self.sockdir} "
+            f"{SERVER_SETTINGS} {durability}"
         )
         while True:
             result = self._run(

@@ -14,16 +14,13 @@ adapter changes how 1.1.1 talks to the database:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, TypeVar
 
-import asyncpg
 from genji_queue.claim import queue_claim
 from genji_queue.complete import queue_complete
 from genji_queue.heartbeat import queue_heartbeat
@@ -31,53 +28,14 @@ from genji_queue.hold import queue_hold
 from genji_queue.release import queue_release
 from genji_queue.retry import queue_retry
 from genji_sdk import ClaimToken
-from pgqueuer.db import AsyncpgDriver
 from pgqueuer.models import Job, TracebackRecord
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 from pgqueuer.queries import Queries
 
 from genji_worker.errors import error_record
+from genji_worker.faults import fault_point
 
 log = logging.getLogger("genji.queue")
-
-T = TypeVar("T")
-
-
-class QueueCommandTimeout(Exception):
-    """A queue command missed its deadline; its connection was closed for recovery."""
-
-
-class DeadlineDriver(AsyncpgDriver):
-    """PGQueuer's asyncpg driver with a deadline on every command.
-
-    The deadline includes waiting for the shared connection. On expiry the connection is
-    closed, which cancels the executions that depend on it; the supervisor reconnects.
-    """
-
-    def __init__(
-        self, connection: asyncpg.Connection, timeout: timedelta, on_timeout: Callable[[], None]
-    ) -> None:
-        super().__init__(connection)
-        self._timeout = timeout.total_seconds()
-        self._on_timeout = on_timeout
-
-    async def _bounded(self, work: Awaitable[T]) -> T:
-        try:
-            async with asyncio.timeout(self._timeout):
-                return await work
-        except TimeoutError:
-            self._connection.terminate()
-            self._on_timeout()
-            raise QueueCommandTimeout(f"queue command exceeded {self._timeout:.1f}s") from None
-
-    async def fetch(self, query: str, *args: Any) -> list[dict[str, Any]]:
-        return await self._bounded(super().fetch(query, *args))
-
-    async def execute(self, query: str, *args: Any) -> str:
-        return await self._bounded(super().execute(query, *args))
-
-    async def notify(self, channel: str, payload: str) -> None:
-        await self._bounded(super().notify(channel, payload))
 
 
 def claim_of(job: Job) -> ClaimToken:
@@ -144,6 +102,7 @@ class FencedQueries(Queries):
                 self.settled.discard(claim)
                 continue
             if status == "successful":
+                fault_point("before-complete")
                 written = await queue_complete(self.driver, claim)
             elif status == "canceled":
                 # Interrupted, not failed: back to the queue. Only an audited operator discard

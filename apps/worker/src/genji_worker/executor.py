@@ -22,8 +22,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import random
-import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -50,24 +48,16 @@ from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, Rate
 from pgqueuer.executors import AbstractEntrypointExecutor
 from pgqueuer.models import Context, Job
 
-from genji_worker.claims import FencedQueries, QueueCommandTimeout, claim_of
+from genji_worker.claims import FencedQueries, claim_of
+from genji_worker.driver import QUEUE_CONNECTION_ERRORS
 from genji_worker.errors import describe, error_record
+from genji_worker.outages import Outages
 from genji_worker.settings import WorkerSettings
 
 log = logging.getLogger("genji.queue")
 
 Handler = Callable[[msgspec.Struct, JobContext], Awaitable[None]]
 
-# The queue connection itself is gone: nothing more can be written for this claim.
-QUEUE_CONNECTION_ERRORS = (
-    asyncpg.InterfaceError,
-    asyncpg.PostgresConnectionError,
-    # Server shutting down, restarting or in recovery (57P01, 57P02, 57P03).
-    asyncpg.OperatorInterventionError,
-    ConnectionError,
-    OSError,
-    QueueCommandTimeout,
-)
 # The same failures seen by a handler on its own connections: an outage, not a handler bug.
 DATABASE_OUTAGES = (
     asyncpg.InterfaceError,
@@ -75,44 +65,6 @@ DATABASE_OUTAGES = (
     asyncpg.OperatorInterventionError,
     ConnectionError,
 )
-
-
-@dataclasses.dataclass
-class Outages:
-    """Shared outage state of one worker process: logs transitions once, pauses claiming."""
-
-    settings: WorkerSettings
-    queries: FencedQueries | None = None
-    down: dict[str, float] = dataclasses.field(default_factory=dict)
-    """Dependency name -> current backoff in seconds."""
-
-    def report(self, dependency: str, retry_after: float | None, actionable: bool = False) -> float:
-        backoff = self.down.get(dependency)
-        if backoff is None:
-            backoff = self.settings.reconnect_initial.total_seconds()
-            if actionable:
-                log.error(
-                    "%s is misconfigured or refused our credentials; fix it, work is kept",
-                    dependency,
-                )
-            else:
-                log.warning(
-                    "%s unavailable; pausing claims, no failure budget is consumed", dependency
-                )
-        else:
-            backoff = min(backoff * 2, self.settings.reconnect_max.total_seconds())
-        if actionable:
-            backoff = self.settings.reconnect_max.total_seconds()
-        self.down[dependency] = backoff
-        delay = retry_after if retry_after is not None else backoff * random.uniform(0.8, 1.2)
-        if self.queries is not None:
-            self.queries.paused_until = max(self.queries.paused_until, time.monotonic() + delay)
-        return delay
-
-    def healthy(self) -> None:
-        if self.down:
-            log.info("%s available again; claiming resumed", ", ".join(sorted(self.down)))
-            self.down.clear()
 
 
 @dataclasses.dataclass
@@ -138,7 +90,8 @@ class PolicyExecutor(AbstractEntrypointExecutor):
                 job.id,
                 type(error).__name__,
             )
-            self.queries.settle(claim)
+            # Kept among the claims: the supervisor releases it once it has a new connection.
+            self.queries.settled.add(claim)
         except (asyncpg.PostgresError, QueueError) as error:
             # One of our own queue writes failed (privileges, a deadlock, a statement timeout):
             # not the handler's fault. Give the job back and pause instead of holding it.

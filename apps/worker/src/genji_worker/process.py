@@ -7,10 +7,10 @@ import logging
 import os
 import signal
 from collections.abc import Mapping
-from urllib.parse import quote, urlsplit, urlunsplit
 
 import asyncpg
 from genji_sdk import Owner
+from genji_sdk.roles import WORKER_ROLE, login_dsn
 
 from genji_worker.executor import Handler
 from genji_worker.settings import settings_from_env
@@ -18,31 +18,40 @@ from genji_worker.supervisor import QueueSupervisor
 
 log = logging.getLogger("genji.queue")
 
+# Exit status of a worker that cannot log in: restarting it will not help.
+EXIT_LOGIN = 2
 
-WORKER_ROLE = "genjishimada_queue_worker"
+
+class QueueLoginError(Exception):
+    """The environment does not say how to log in to the queue database."""
 
 
 def worker_dsn(dsn: str, password: str | None) -> str:
     """The same database, logged in as the queue-only worker role."""
-    parts = urlsplit(dsn)
-    auth = WORKER_ROLE + (f":{quote(password, safe='')}" if password else "")
-    netloc = f"{auth}@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return login_dsn(dsn, WORKER_ROLE, password)
 
 
 def queue_dsn(owner: Owner, environ: Mapping[str, str] = os.environ) -> str:
     """Where this worker's queue connection goes.
 
     QUEUE_DATABASE_URL wins. Otherwise the API worker uses the API's DATABASE_URL, and the bot
-    worker uses DATABASE_URL's location with the worker login and QUEUE_DATABASE_PASSWORD:
-    the bot never falls back to the owner's credentials.
+    worker uses DATABASE_URL's location with the worker login and QUEUE_DATABASE_PASSWORD,
+    which it then requires: the bot never falls back to the owner's credentials, and the
+    worker login has no password until deployment gives it one.
     """
     if environ.get("QUEUE_DATABASE_URL"):
         return environ["QUEUE_DATABASE_URL"]
     dsn = environ.get("DATABASE_URL")
     if not dsn:
-        raise SystemExit("QUEUE_DATABASE_URL (or DATABASE_URL) must name the queue database")
-    return dsn if owner == "api" else worker_dsn(dsn, environ.get("QUEUE_DATABASE_PASSWORD"))
+        raise QueueLoginError("QUEUE_DATABASE_URL (or DATABASE_URL) must name the queue database")
+    if owner == "api":
+        return dsn
+    password = environ.get("QUEUE_DATABASE_PASSWORD")
+    if not password:
+        raise QueueLoginError(
+            f"QUEUE_DATABASE_PASSWORD must be set: the bot logs in as {WORKER_ROLE} with it"
+        )
+    return worker_dsn(dsn, password)
 
 
 async def serve(owner: Owner, handlers: Mapping[str, Handler], dsn: str) -> None:
@@ -63,11 +72,16 @@ async def serve(owner: Owner, handlers: Mapping[str, Handler], dsn: str) -> None
 
 
 def run_worker_process(owner: Owner, handlers: Mapping[str, Handler]) -> int:
-    """Run until SIGTERM/SIGINT; a non-zero exit means the worker died and must be restarted."""
+    """Run until SIGTERM/SIGINT; a non-zero exit means the worker died and must be restarted,
+    except EXIT_LOGIN: its credentials are missing or wrong, which a restart does not fix."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     try:
         asyncio.run(serve(owner, handlers, queue_dsn(owner)))
+    except (QueueLoginError, asyncpg.InvalidAuthorizationSpecificationError) as error:
+        # Missing or refused credentials: one line, without a traceback or the credentials.
+        log.error("%s queue worker cannot log in to the queue database: %s", owner, error)
+        return EXIT_LOGIN
     except Exception:
         log.exception("%s queue worker died", owner)
         return 1

@@ -1,9 +1,15 @@
 """A transport-independent sink for external effects, kept on disk outside worker processes.
 
 Every effect is appended (and fsynced) as a JSON line before and after it happens, so the
-evidence survives SIGKILL of the worker. What an effect does is steered from outside through
-commands.json, {"<event name or *>:<effect>": action}, where action is one of complete, fail,
-fail:N (the first N attempts), uncertain, hang, outage, or crash (SIGKILLs the worker itself).
+evidence survives SIGKILL of the worker. Each line names the execution it belongs to: the
+worker's pid, the attempt, and the claim (queue manager and claim time), so two executions of
+one job, even in one process, are told apart. An execution cancelled while an effect is under
+way records the stage 'cancelled'.
+
+What an effect does is steered from outside through commands.json,
+{"<event name or *>:<effect>[@<pid>]": action}, where action is one of complete, fail, fail:N
+(the first N attempts), uncertain, hang, outage, or crash (SIGKILLs the worker itself). A key
+with @<pid> applies to that worker process only and wins over the same key without it.
 Tests and local runs without a Discord token use it in place of Discord.
 """
 
@@ -13,8 +19,10 @@ import asyncio
 import json
 import os
 import signal
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from genji_sdk import JobContext
 from genji_sdk.failures import DependencyUnavailable
@@ -37,9 +45,10 @@ class EffectRecorder:
         self.directory.mkdir(parents=True, exist_ok=True)
 
     # -- steering (tests) --------------------------------------------------------------------
-    def command(self, target: str, action: str) -> None:
+    def command(self, target: str, action: str, pid: int | None = None) -> None:
+        """Steer `target` ("<event or *>:<effect>"), for one worker process when `pid` is given."""
         commands = self.commands()
-        commands[target] = action
+        commands[target if pid is None else f"{target}@{pid}"] = action
         temporary = self.directory / f".{COMMANDS}.{os.getpid()}"
         temporary.write_text(json.dumps(commands))
         temporary.replace(self.directory / COMMANDS)
@@ -58,14 +67,26 @@ class EffectRecorder:
             return []
         return [json.loads(line) for line in lines if line.strip()]
 
-    def count(self, effect: str, stage: str = "done", job_id: str | None = None) -> int:
+    def count(
+        self, effect: str, stage: str = "done", job_id: str | None = None, pid: int | None = None
+    ) -> int:
         return sum(
             1
             for e in self.events()
             if e["effect"] == effect
             and e["stage"] == stage
             and (job_id is None or e["job_id"] == job_id)
+            and (pid is None or e["pid"] == pid)
         )
+
+    def execution(self, manager: UUID, claimed_at: datetime) -> list[tuple[str, str]]:
+        """(effect, stage) in order, for the execution that held the claim (manager, claimed_at)."""
+        return [
+            (e["effect"], e["stage"])
+            for e in self.events()
+            if e.get("manager") == str(manager)
+            and datetime.fromisoformat(e["claimed_at"]) == claimed_at
+        ]
 
     # -- recording (workers) -----------------------------------------------------------------
     def _append(self, entry: dict[str, Any]) -> None:
@@ -79,8 +100,11 @@ class EffectRecorder:
 
     def _action(self, context: JobContext, effect: str) -> str:
         commands = self.commands()
+        pid = os.getpid()
         return (
-            commands.get(f"{context.event_name}:{effect}")
+            commands.get(f"{context.event_name}:{effect}@{pid}")
+            or commands.get(f"*:{effect}@{pid}")
+            or commands.get(f"{context.event_name}:{effect}")
             or commands.get(f"*:{effect}")
             or "complete"
         )
@@ -92,12 +116,18 @@ class EffectRecorder:
             "effect": effect,
             "attempt": context.attempt,
             "pid": os.getpid(),
+            "manager": str(context.claim.queue_manager_id),
+            "claimed_at": context.claim.claimed_at.isoformat(),
         }
         self._append({**entry, "stage": "start"})
         action = self._action(context, effect)
-        while action == "hang":
-            await asyncio.sleep(0.05)
-            action = self._action(context, effect)
+        try:
+            while action == "hang":
+                await asyncio.sleep(0.05)
+                action = self._action(context, effect)
+        except asyncio.CancelledError:
+            self._append({**entry, "stage": "cancelled"})
+            raise
         if action == "fail" or (action.startswith("fail:") and context.attempt <= int(action[5:])):
             self._append({**entry, "stage": "failed"})
             raise EffectFailed(f"{effect} failed on command")

@@ -4,8 +4,10 @@ It registers the entrypoints its process owns, runs PGQueuer's QueueManager on t
 adapter, and keeps it alive: a lost or timed-out connection cancels the executions that
 depended on it, returns their claims once a new connection is up, and reconnects with capped,
 jittered backoff. Shutdown goes in order: stop claiming, drain with heartbeats for a bounded
-time, cancel what remains (recoverably), then close the queue connection. Anything else that
-kills the manager is raised, so the process exits instead of looking healthy while idle.
+time, cancel what remains (recoverably), then close the queue connection. Any error raised
+while the connection is closed or was terminated is a lost connection, whatever its type
+(DeadlineDriver.is_loss); anything else that kills the manager is raised, so the process exits
+instead of looking healthy while idle.
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ from pgqueuer import QueueManager
 from pgqueuer.executors import EntrypointExecutorParameters
 from pgqueuer.models import Context, Job
 
-from genji_worker.claims import DeadlineDriver, FencedQueries
-from genji_worker.executor import QUEUE_CONNECTION_ERRORS, Handler, Outages, PolicyExecutor
+from genji_worker import pgqueuer_logs
+from genji_worker.claims import FencedQueries
+from genji_worker.driver import QUEUE_CONNECTION_ERRORS, DeadlineDriver
+from genji_worker.executor import Handler, PolicyExecutor
+from genji_worker.outages import Outages
 from genji_worker.settings import WorkerSettings
 
 log = logging.getLogger("genji.queue")
@@ -72,6 +77,7 @@ class QueueSupervisor:
         self._stop.set()
 
     async def run(self) -> None:
+        pgqueuer_logs.install(asyncio.get_running_loop())
         backoff = self.settings.reconnect_initial.total_seconds()
         down_since_logged = False
         while not self._stop.is_set():
@@ -105,9 +111,8 @@ class QueueSupervisor:
             await asyncio.wait_for(self._stop.wait(), seconds)
 
     async def _session(self, conn: asyncpg.Connection) -> None:
-        lost = asyncio.Event()
-        conn.add_termination_listener(lambda _: lost.set())
-        queries = FencedQueries(DeadlineDriver(conn, self.settings.command_timeout, lost.set))
+        driver = DeadlineDriver(conn, self.settings.command_timeout)
+        queries = FencedQueries(driver)
         queries.on_lost = self._cancel_execution
         self.outages.queries = queries
         manager = QueueManager(queries)
@@ -121,23 +126,26 @@ class QueueSupervisor:
             if previous is not None:
                 await queue_worker_stopped(queries.driver, previous)
             await self._beat(queries, manager)
-        except QUEUE_CONNECTION_ERRORS:
-            return
-        runner = asyncio.create_task(
+        except Exception as error:
+            if await driver.is_loss(error):
+                return
+            raise
+        runner = pgqueuer_logs.connection_task(
             manager.run(
                 dequeue_timeout=self.settings.polling_fallback,
                 batch_size=self.settings.batch_size,
                 max_concurrent_tasks=self.settings.active_jobs,
                 heartbeat_timeout=config.stale_heartbeat,
                 shutdown_on_listener_failure=True,
-            )
+            ),
+            lambda: driver.connection_lost,
         )
         beats = asyncio.create_task(self._beat_forever(queries, manager, config))
         stop = asyncio.create_task(self._stop.wait())
-        gone = asyncio.create_task(lost.wait())
+        gone = asyncio.create_task(driver.lost.wait())
         try:
             await asyncio.wait({runner, stop, gone}, return_when=asyncio.FIRST_COMPLETED)
-            if self._stop.is_set() and not lost.is_set():
+            if self._stop.is_set() and not driver.connection_lost:
                 await self._drain(manager, runner)
                 # Best effort and brief, so the whole stop fits the 45 s container grace.
                 with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
@@ -146,9 +154,9 @@ class QueueSupervisor:
                         STOP_CLEANUP_SECONDS,
                     )
                 return
-            error = runner.exception() if runner.done() and not lost.is_set() else None
-            if error is not None and not isinstance(error, QUEUE_CONNECTION_ERRORS):
-                raise RuntimeError("queue manager stopped unexpectedly") from error
+            failure = runner.exception() if runner.done() and not runner.cancelled() else None
+            if failure is not None and not await driver.is_loss(failure):
+                raise RuntimeError("queue manager stopped unexpectedly") from failure
             # The connection died, or PGQueuer's listener health check gave up on it.
             log.warning("queue connection lost; cancelling its executions and reconnecting")
             await self._abandon(manager, runner, queries)
@@ -184,7 +192,13 @@ class QueueSupervisor:
     async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
         """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
         manager.shutdown.set()
-        done, _ = await asyncio.wait({runner}, timeout=self.settings.drain_timeout.total_seconds())
+        drain = self.settings.drain_timeout.total_seconds()
+        log.info(
+            "stopping: claiming stopped; draining %d running jobs for up to %.1fs",
+            len(self.running),
+            drain,
+        )
+        done, _ = await asyncio.wait({runner}, timeout=drain)
         if done:
             return
         log.info(

@@ -1,0 +1,79 @@
+-- Claims work for one queue manager: ready jobs of the given entrypoints, and jobs whose
+-- owner stopped heartbeating for longer than the database's stale threshold (queue_settings).
+-- This is the only way a worker takes a job, and it writes the 'picked' log row itself, so the
+-- claim history queue_begin counts reclaims from cannot be forged. PGQueuer's QueueManager
+-- runs on it through the worker's adapter.
+--
+-- An entrypoint runs at most one job at a time across every worker (the unique index
+-- pgqueuer_one_running_per_entrypoint): a claim that would start a second one claims nothing.
+-- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
+-- only; other events in p_entrypoints are ignored for it.
+CREATE OR REPLACE FUNCTION queue_claim(
+    p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer
+) RETURNS SETOF pgqueuer
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = public, pg_temp
+AS $$
+DECLARE
+    v_stale    interval;
+    v_names    text[];
+    v_room     integer;
+    v_claimed  pgqueuer[];
+BEGIN
+    IF p_manager IS NULL OR p_batch IS NULL OR p_batch < 1 THEN
+        RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT s.stale_heartbeat INTO STRICT v_stale FROM queue_settings s;
+    SELECT array_agg(t.event_name) INTO v_names
+    FROM queue_event_types t
+    WHERE t.event_name = ANY (p_entrypoints)
+      AND (t.owner = 'bot' OR session_user <> 'genjishimada_queue_worker');
+    SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) INTO v_room
+    FROM pgqueuer q WHERE q.queue_manager_id = p_manager AND q.status = 'picked';
+    IF v_names IS NULL OR v_room < 1 THEN
+        RETURN;
+    END IF;
+
+    BEGIN
+        WITH fresh AS (
+            SELECT n.id, n.priority
+            FROM unnest(v_names) AS e(name)
+            CROSS JOIN LATERAL (
+                SELECT q.id, q.priority FROM pgqueuer q
+                WHERE q.entrypoint = e.name AND q.status = 'queued' AND q.execute_after <= now()
+                  AND NOT EXISTS (SELECT 1 FROM pgqueuer r
+                                  WHERE r.entrypoint = e.name AND r.status = 'picked')
+                ORDER BY q.priority DESC, q.id
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED
+            ) n
+        ), stale AS (
+            SELECT q.id, q.priority FROM pgqueuer q
+            WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
+              AND q.heartbeat < now() - v_stale
+            ORDER BY q.priority DESC, q.id
+            LIMIT v_room
+            FOR UPDATE SKIP LOCKED
+        ), chosen AS (
+            SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
+            ORDER BY c.priority DESC, c.id
+            LIMIT v_room
+        ), claimed AS (
+            UPDATE pgqueuer q
+            SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager
+            FROM chosen c WHERE q.id = c.id
+            RETURNING q.id, q.entrypoint, q.priority, q AS job
+        ), logged AS (
+            INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+            SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
+        )
+        SELECT array_agg(c.job ORDER BY c.priority DESC, c.id) INTO v_claimed FROM claimed c;
+    EXCEPTION WHEN unique_violation THEN
+        -- Another worker started this entrypoint's one running job at the same moment.
+        RETURN;
+    END;
+    RETURN QUERY SELECT * FROM unnest(v_claimed);
+END
+$$;

@@ -1,0 +1,1 @@
+DROP FUNCTION queue_heartbeat(bigint[], uuid[], timestamptz[]);

@@ -1,0 +1,2 @@
+DROP FUNCTION queue_fail(bigint, uuid, timestamptz, interval[], jsonb);
+DROP FUNCTION queue_retry(bigint, uuid, timestamptz, interval, jsonb, boolean);

@@ -1,0 +1,1 @@
+DROP FUNCTION job_public_status(uuid);

@@ -1,0 +1,4 @@
+DROP FUNCTION queue_session_alive(integer);
+DROP FUNCTION queue_worker_stopped(uuid);
+DROP FUNCTION queue_worker_beat(uuid, text, text, integer);
+DROP FUNCTION queue_config();

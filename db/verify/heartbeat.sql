@@ -1,0 +1,1 @@
+SELECT 'queue_heartbeat(bigint[], uuid[], timestamptz[])'::regprocedure;

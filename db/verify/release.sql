@@ -1,0 +1,1 @@
+SELECT 'queue_release(bigint, uuid, timestamptz, text)'::regprocedure;

@@ -1,0 +1,1 @@
+SELECT 'job_public_status(uuid)'::regprocedure;

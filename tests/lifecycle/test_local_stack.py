@@ -1,0 +1,111 @@
+"""`just up` (genji_api.local_stack): each stack has its own effect recorder, and it prints the
+PIDs an operator signals instead of matching processes by name."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import eventually
+
+PIDS = {
+    "stack": re.compile(r"^stack pid (\d+):", re.MULTILINE),
+    "postmaster": re.compile(r"^postgres postmaster pid (\d+),", re.MULTILINE),
+    "bot": re.compile(r"^bot worker started \(pid (\d+)\)", re.MULTILINE),
+    "api": re.compile(r"^api worker started \(pid (\d+)\)", re.MULTILINE),
+}
+RECORDER = re.compile(r"^effects are recorded in (\S+)/effects\.jsonl$", re.MULTILINE)
+
+
+@dataclass
+class LocalStack:
+    process: subprocess.Popen[bytes]
+    output: Path
+
+    def text(self) -> str:
+        return self.output.read_text()
+
+    def pid(self, name: str) -> int:
+        match = PIDS[name].search(self.text())
+        assert match, f"no {name} pid in:\n{self.text()}"
+        return int(match.group(1))
+
+    def recorder(self) -> Path:
+        match = RECORDER.search(self.text())
+        assert match, self.text()
+        return Path(match.group(1))
+
+
+def start(tmp: Path, name: str) -> LocalStack:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL", "GENJI_RECORDER_DIR")
+    }
+    output = tmp / f"{name}.out"
+    with output.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "genji_api.local_stack"],
+            env={**env, "PYTHONUNBUFFERED": "1"},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return LocalStack(process, output)
+
+
+def command(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
+
+
+async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
+    tmp_path: Path,
+) -> None:
+    stacks = [start(tmp_path, "first"), start(tmp_path, "second")]
+    try:
+        for stack in stacks:
+
+            async def ready(stack: LocalStack = stack) -> bool:
+                assert stack.process.poll() is None, stack.text()
+                return PIDS["stack"].search(stack.text()) is not None
+
+            await eventually(ready, 60, "the stack to come up")
+
+        first, second = stacks
+        assert first.recorder() != second.recorder()
+        for stack in stacks:
+            assert stack.pid("stack") == stack.process.pid
+            assert "postgres" in command(stack.pid("postmaster"))
+            for owner in ("bot", "api"):
+                assert f"genji_worker {owner}" in command(stack.pid(owner))
+            assert stack.recorder().is_dir()
+            assert stack.recorder().parent.name.startswith("genji-stack-")
+
+        for stack in stacks:
+            os.kill(stack.pid("stack"), signal.SIGTERM)
+        for stack in stacks:
+            assert stack.process.wait(90) == 0, stack.text()
+            assert not stack.recorder().exists()
+            for name in ("postmaster", "bot", "api"):
+                assert not alive(stack.pid(name)), f"{name} survived the stop"
+    finally:
+        for stack in stacks:
+            if stack.process.poll() is None:
+                stack.process.terminate()
+                try:
+                    stack.process.wait(60)
+                except subprocess.TimeoutExpired:
+                    stack.process.kill()

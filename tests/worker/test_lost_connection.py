@@ -1,0 +1,89 @@
+"""Claims of a lost queue connection go back to the queue as soon as a new connection is up."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from uuid import UUID
+
+import asyncpg
+import msgspec
+import pytest
+from genji_sdk import REGISTRY, JobContext
+from genji_worker.settings import WorkerSettings
+from genji_worker.supervisor import QueueSupervisor
+from queue_helpers import XP_EVENT, enqueue_xp
+from testdb import Connect, Database
+
+pytestmark = pytest.mark.queue
+
+QUEUE_BACKEND = "genji-test-lost-connection"
+# The database default stale threshold (60 s) is far past the test's deadline: only the release
+# on reconnect can bring the claim back in time.
+SETTINGS = WorkerSettings(
+    polling_fallback=timedelta(seconds=0.2),
+    reconnect_initial=timedelta(seconds=0.1),
+    reconnect_max=timedelta(seconds=0.5),
+    command_timeout=timedelta(seconds=2),
+    retry_delays=(timedelta(seconds=30),),
+)
+
+
+async def _noop(payload: msgspec.Struct, context: JobContext) -> None:
+    return None
+
+
+async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: float) -> None:
+    async with asyncio.timeout(seconds):
+        status = None
+        while status != "succeeded":
+            await asyncio.sleep(0.05)
+            status = await conn.fetchval("SELECT status FROM job_public_status($1)", job_id)
+
+
+async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_reconnect(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer = await connect(), await connect("admin")
+    attempts: list[int] = []
+
+    async def fails_as_the_connection_dies(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        if len(attempts) == 1:
+            # The queue connection dies between the handler and the executor's own write
+            # (queue_fail), before the supervisor has noticed.
+            await killer.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+                QUEUE_BACKEND,
+            )
+            raise ValueError("handler failed")
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = fails_as_the_connection_dies
+    supervisor = QueueSupervisor(
+        owner="bot",
+        handlers=handlers,
+        connect=lambda: asyncpg.connect(
+            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
+        ),
+        settings=SETTINGS,
+    )
+    job = await enqueue_xp(conn, "xp:lost")
+    task = asyncio.create_task(supervisor.run())
+    try:
+        await _until_succeeded(conn, job.id, 10)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert attempts == [1, 1]  # released, not failed: the second run is the same attempt
+    row = await conn.fetchrow(
+        "SELECT handler_failures, queue_job_id FROM jobs WHERE id = $1", job.id
+    )
+    assert row is not None and row["handler_failures"] == 0
+    reasons = await conn.fetch(
+        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
+        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
+        row["queue_job_id"],
+    )
+    assert [r["reason"] for r in reasons] == ["worker lost its queue connection"]
