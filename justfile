@@ -42,6 +42,10 @@ check-lock:
 schema-dump: deps
     uv run --frozen python -m genji_api.schema_dump > db/schema.sql
 
+# Rewrite sql/payload_contracts.sql from the SDK's payload types (ship it with a plan change).
+payload-contracts: deps
+    uv run --frozen python -m genji_sdk.contracts > sql/payload_contracts.sql
+
 # Apply the migration plan to DATABASE_URL.
 migrate: deps
     uv run --frozen python -m genji_api.migrate

@@ -8,7 +8,7 @@ import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
+from queue_helpers import XP_EVENT, claim_next, enqueue_xp, sample_json, xp_payload
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -44,8 +44,9 @@ async def _enqueue(
 ) -> UUID:
     async with conn.transaction():
         status = await conn.fetchrow(
-            "SELECT job_id FROM enqueue_job($1, '{\"n\": 1}', $2, $3, $4)",
+            "SELECT job_id FROM enqueue_job($1, $2::jsonb, $3, $4, $5)",
             event,
+            sample_json(event),
             key,
             entity,
             depends_on,

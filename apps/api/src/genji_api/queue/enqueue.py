@@ -8,7 +8,7 @@ from uuid import UUID
 
 import asyncpg
 import msgspec
-from genji_sdk import REGISTRY, encode_payload, sanitize_trace
+from genji_sdk import REGISTRY, EventRegistry, sanitize_trace
 from genji_sdk.jobs import JobStatusResponse
 
 from genji_api.queue.errors import NotInTransactionError, translate
@@ -28,17 +28,20 @@ async def enqueue_job(
     entity_key: str | None,
     depends_on: UUID | None = None,
     trace: Mapping[str, str] | None = None,
+    registry: EventRegistry = REGISTRY,
 ) -> JobStatusResponse:
     """Create or resolve the durable job for (event_name, event_key) on `conn`.
 
     Runs inside the caller's open transaction and never commits: a rollback removes the job
     identity and its queue row together with the business change. Enqueuing the same key again
-    returns the existing job and its current status.
+    returns the existing job and its current status. The database checks the payload against
+    its contract (InvalidJobRequestError, GJ003, naming the field) at the version `registry`
+    gives the event.
     """
     if not conn.is_in_transaction():
         raise NotInTransactionError("enqueue_job must run inside the caller's transaction")
-    spec = REGISTRY.get(event_name)
-    body = encode_payload(event_name, payload).decode()
+    spec = registry.get(event_name)
+    body = registry.encode(event_name, payload, check=False).decode()
     try:
         row = await conn.fetchrow(
             ENQUEUE_SQL,

@@ -1,0 +1,132 @@
+ALTER TABLE queue_event_types
+    ADD COLUMN payload_version integer NOT NULL DEFAULT 1 CHECK (payload_version > 0);
+UPDATE queue_event_types t
+SET payload_version = (SELECT max(c.payload_version) FROM payload_contracts c
+                       WHERE c.event_name = t.event_name)
+WHERE EXISTS (SELECT 1 FROM payload_contracts c WHERE c.event_name = t.event_name);
+
+-- enqueue_job returns to its previous definition (versions 1..payload_version, no contract).
+-- Creates or resolves the durable job identity and its PGQueuer row inside the caller's
+-- transaction. Never commits. Errors:
+--   GJ001 the event key was already used with a different payload
+--   GJ002 unknown event name
+--   GJ003 invalid argument (empty key, non-object payload, unsupported version, unknown parent)
+CREATE OR REPLACE FUNCTION enqueue_job(
+    p_event_name     text,
+    p_payload        jsonb,
+    p_event_key      text,
+    p_entity_key     text DEFAULT NULL,
+    p_depends_on     uuid DEFAULT NULL,
+    p_schema_version integer DEFAULT NULL,
+    p_trace          jsonb DEFAULT '{}',
+    OUT job_id       uuid,
+    OUT status       text,
+    OUT error_code   text,
+    OUT error_msg    text,
+    OUT created      boolean
+)
+LANGUAGE plpgsql
+SET search_path = public, pg_temp
+AS $$
+DECLARE
+    v_type       queue_event_types;
+    v_version    integer;
+    v_hash       text;
+    v_job_id     uuid := gen_random_uuid();
+    v_queue_id   bigint := nextval('pgqueuer_id_seq');
+    v_existing   public.jobs;
+    v_trace      jsonb;
+BEGIN
+    SELECT * INTO v_type FROM queue_event_types t WHERE t.event_name = p_event_name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown event name %', quote_nullable(p_event_name) USING ERRCODE = 'GJ002';
+    END IF;
+    IF p_event_key IS NULL OR p_event_key = '' THEN
+        RAISE EXCEPTION 'event_key is required for %', p_event_name USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_payload IS NULL OR jsonb_typeof(p_payload) <> 'object' THEN
+        RAISE EXCEPTION 'payload for % must be a JSON object', p_event_name USING ERRCODE = 'GJ003';
+    END IF;
+    v_version := coalesce(p_schema_version, v_type.payload_version);
+    IF v_version < 1 OR v_version > v_type.payload_version THEN
+        RAISE EXCEPTION 'payload version % is not supported for % (newest is %)',
+            v_version, p_event_name, v_type.payload_version USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_depends_on IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.id = p_depends_on) THEN
+        RAISE EXCEPTION 'depends_on job % does not exist', p_depends_on USING ERRCODE = 'GJ003';
+    END IF;
+
+    v_hash := encode(sha256(convert_to(p_payload::text, 'UTF8')), 'hex');
+
+    -- Producers of one entity take turns until commit, so event_seq order is commit order.
+    IF p_entity_key IS NOT NULL THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended('genji.entity:' || p_entity_key, 0));
+    END IF;
+
+    -- A concurrent enqueue of the same key waits here for the other transaction and then
+    -- resolves to its job instead of failing.
+    INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
+                                  schema_version, entity_key, event_seq, depends_on)
+    VALUES (v_job_id, p_event_name, 'queued', v_queue_id, p_event_key, v_hash, v_version,
+            p_entity_key, nextval('job_event_seq'), p_depends_on)
+    ON CONFLICT (action, event_key) DO NOTHING;
+
+    IF NOT FOUND THEN
+        SELECT * INTO STRICT v_existing FROM public.jobs j
+        WHERE j.action = p_event_name AND j.event_key = p_event_key;
+        IF v_existing.payload_hash IS DISTINCT FROM v_hash THEN
+            RAISE EXCEPTION 'event key % of % was already used with a different payload',
+                quote_literal(p_event_key), p_event_name
+                USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+        END IF;
+        SELECT s.job_id, s.status, s.error_code, s.error_msg, false
+        INTO job_id, status, error_code, error_msg, created
+        FROM job_public_status(v_existing.id) s;
+        RETURN;
+    END IF;
+
+    -- Only allow-listed tracing keys are ever stored.
+    v_trace := '{}';
+    IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
+        SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
+        FROM jsonb_each_text(p_trace) e
+        WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+    END IF;
+
+    INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
+    VALUES (
+        v_queue_id, 0, p_event_name,
+        convert_to(jsonb_build_object(
+            'job_id', v_job_id,
+            'event_name', p_event_name,
+            'event_key', p_event_key,
+            'payload_version', v_version,
+            'payload', p_payload,
+            'trace', v_trace
+        )::text, 'UTF8'),
+        now(), p_event_name || ':' || p_event_key, 'queued'
+    );
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+    VALUES (v_queue_id, 'queued', p_event_name, 0);
+
+    job_id := v_job_id;
+    status := 'queued';
+    created := true;
+END
+$$;
+
+DROP FUNCTION queue_discard_held(uuid, bigint, text);
+DROP VIEW payload_contract_nodes;
+DROP TABLE payload_contracts;
+DROP FUNCTION payload_problem(text, integer, jsonb);
+DROP FUNCTION payload_walk_problem(text, integer, jsonb);
+DROP FUNCTION payload_fast_check(payload_contract_node[]);
+DROP FUNCTION payload_fast_predicate(payload_contract_node[], integer, text);
+DROP FUNCTION payload_is_datetime(text);
+DROP FUNCTION payload_plain_json_problem(jsonb);
+DROP FUNCTION payload_nodes_problem(payload_contract_node[]);
+DROP FUNCTION payload_nodes(jsonb);
+DROP FUNCTION payload_current_version(text);
+DROP FUNCTION payload_float_overflow();
+DROP FUNCTION payload_max_bytes();
+DROP TYPE payload_contract_node;
