@@ -396,18 +396,19 @@ CREATE FUNCTION public.payload_fast_check(p_nodes public.payload_contract_node[]
     LANGUAGE sql IMMUTABLE
     SET search_path TO 'public', 'pg_temp'
     AS $_$
-    SELECT ('(' || predicate || ') && !(exists ($.**{65 to last})'
-            || ' || exists ($.** ? (@.type() == "number" && (@ >= 1e308 || @ <= -1e308))))')::jsonpath
+    SELECT ('strict exists ($ ? (' || predicate || '))'
+            || ' && !exists ($.**{65 to last})'
+            || ' && !exists ($.** ? (@.type() == "number" && (@ >= 1e308 || @ <= -1e308)))')::jsonpath
     FROM (SELECT CASE WHEN payload_nodes_problem(p_nodes) IS NULL
-                      THEN nullif(payload_fast_predicate(p_nodes, 0, '$'), '') END AS predicate) p;
+                      THEN nullif(payload_fast_predicate(p_nodes, 0), '') END AS predicate) p;
 $_$;
 
 
 --
--- Name: payload_fast_predicate(public.payload_contract_node[], integer, text); Type: FUNCTION; Schema: public; Owner: -
+-- Name: payload_fast_predicate(public.payload_contract_node[], integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer, p_x text) RETURNS text
+CREATE FUNCTION public.payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer) RETURNS text
     LANGUAGE plpgsql IMMUTABLE
     SET search_path TO 'public', 'pg_temp'
     AS $_$
@@ -417,86 +418,77 @@ DECLARE
     v_alts  text[] := '{}';
     v_parts text[];
     v_sub   text;
-    v_field text;
+    v_type  text;
+    v_key   text;
     v_keys  text[];
 BEGIN
     IF v_node.json_types IS NULL THEN
         RETURN '';
     END IF;
-    FOREACH v_field IN ARRAY v_node.json_types LOOP
-        v_parts := ARRAY[format('%s.type() == %s', p_x,
-            to_jsonb(CASE v_field WHEN 'integer' THEN 'number' ELSE v_field END))];
-        CASE v_field
+    FOREACH v_type IN ARRAY v_node.json_types LOOP
+        -- @ == @.floor() holds for numbers alone (on any other type it is an error, so
+        -- unknown), which makes a type test for integers redundant.
+        v_parts := CASE WHEN v_type = 'integer' THEN '{}'
+                        ELSE ARRAY[format('@.type() == %s', to_jsonb(v_type))] END;
+        CASE v_type
         WHEN 'integer' THEN
             v_parts := v_parts
-                || format('%s == %s.floor()', p_x, p_x)
-                || CASE WHEN v_node.minimum IS NOT NULL
-                        THEN format('%s >= %s', p_x, v_node.minimum) END
+                || '@ == @.floor()'::text
+                || CASE WHEN v_node.minimum IS NOT NULL THEN '@ >= ' || v_node.minimum END
                 || CASE WHEN v_node.exclusive_minimum IS NOT NULL
-                        THEN format('%s > %s', p_x, v_node.exclusive_minimum) END
-                || CASE WHEN v_node.maximum IS NOT NULL
-                        THEN format('%s <= %s', p_x, v_node.maximum) END
+                        THEN '@ > ' || v_node.exclusive_minimum END
+                || CASE WHEN v_node.maximum IS NOT NULL THEN '@ <= ' || v_node.maximum END
                 || CASE WHEN v_node.exclusive_maximum IS NOT NULL
-                        THEN format('%s < %s', p_x, v_node.exclusive_maximum) END
+                        THEN '@ < ' || v_node.exclusive_maximum END
                 || CASE WHEN v_node.multiple_of IS NOT NULL
-                        THEN format('%s %% %s == 0', p_x, v_node.multiple_of) END;
+                        THEN '@ % ' || v_node.multiple_of || ' == 0' END;
         WHEN 'number' THEN
-            v_parts := v_parts || format('%s < %s && %s > -%s',
-                p_x, payload_float_overflow(), p_x, payload_float_overflow());
+            v_parts := v_parts
+                || format('@ < %s && @ > -%s', payload_float_overflow(), payload_float_overflow());
         WHEN 'string' THEN
             IF v_node.format IS NOT NULL OR v_node.min_length > 255 OR v_node.max_length > 255 THEN
                 RETURN NULL;
             END IF;
             IF v_node.enum_values IS NOT NULL THEN
                 v_parts := v_parts
-                    || ('(' || (SELECT string_agg(format('%s == %s', p_x, to_jsonb(e)), ' || ')
+                    || ('(' || (SELECT string_agg('@ == ' || to_jsonb(e)::text, ' || ')
                                 FROM unnest(v_node.enum_values) e) || ')');
             END IF;
             IF v_node.min_length IS NOT NULL OR v_node.max_length IS NOT NULL THEN
-                v_parts := v_parts || format('%s like_regex %s flag "s"', p_x, to_jsonb(
+                v_parts := v_parts || format('@ like_regex %s flag "s"', to_jsonb(
                     format('^.{%s,%s}$', coalesce(v_node.min_length, 0), v_node.max_length)));
             END IF;
             IF v_node.pg_pattern IS NOT NULL THEN
-                v_parts := v_parts
-                    || format('%s like_regex %s flag "s"', p_x, to_jsonb(v_node.pg_pattern));
+                v_parts := v_parts || format('@ like_regex %s flag "s"', to_jsonb(v_node.pg_pattern));
             END IF;
         WHEN 'array' THEN
             v_parts := v_parts
-                || CASE WHEN v_node.min_items IS NOT NULL
-                        THEN format('%s.size() >= %s', p_x, v_node.min_items) END
-                || CASE WHEN v_node.max_items IS NOT NULL
-                        THEN format('%s.size() <= %s', p_x, v_node.max_items) END;
+                || CASE WHEN v_node.min_items IS NOT NULL THEN '@.size() >= ' || v_node.min_items END
+                || CASE WHEN v_node.max_items IS NOT NULL THEN '@.size() <= ' || v_node.max_items END;
             v_child := p_nodes[p_at + 2];  -- the items' node, if it is this node's child
-            IF v_child.parent IS NOT DISTINCT FROM p_at AND v_child.json_types IS NOT NULL THEN
-                -- A filter unwraps an array item into its elements, so the items' types are
-                -- tested from their type() names first, and arrays of arrays are left to the walk.
-                IF 'array' = ANY (v_child.json_types) THEN
-                    RETURN NULL;
-                END IF;
-                v_parts := v_parts || format('!exists(%s[*].type() ? (%s))', p_x,
-                    (SELECT string_agg(format('@ != %s',
-                                              to_jsonb(CASE t WHEN 'integer' THEN 'number' ELSE t END)),
-                                       ' && ')
-                     FROM unnest(v_child.json_types) t));
-                v_sub := payload_fast_predicate(p_nodes, p_at + 1, '@');
+            IF v_child.parent IS NOT DISTINCT FROM p_at THEN
+                v_sub := payload_fast_predicate(p_nodes, p_at + 1);
                 IF v_sub IS NULL THEN
                     RETURN NULL;
+                ELSIF v_sub <> '' THEN
+                    v_parts := v_parts
+                        || format('!exists (@[*] ? ((%s) is unknown || !(%s)))', v_sub, v_sub);
                 END IF;
-                v_parts := v_parts
-                    || format('!exists(%s[*] ? ((%s) is unknown || !(%s)))', p_x, v_sub, v_sub);
             END IF;
         WHEN 'object' THEN
             IF v_node.object_kind = 'map' THEN
                 IF v_node.min_items IS NOT NULL OR v_node.max_items IS NOT NULL THEN
                     RETURN NULL;
                 END IF;
-                IF p_at + 1 < cardinality(p_nodes) AND (p_nodes[p_at + 2]).parent = p_at THEN
-                    v_sub := payload_fast_predicate(p_nodes, p_at + 1, '@.value');
+                v_child := p_nodes[p_at + 2];  -- the values' node, if it is this node's child
+                IF v_child.parent IS NOT DISTINCT FROM p_at THEN
+                    v_sub := payload_fast_predicate(p_nodes, p_at + 1);
                     IF v_sub IS NULL THEN
                         RETURN NULL;
                     ELSIF v_sub <> '' THEN
+                        v_sub := format('exists (@.value ? (%s))', v_sub);
                         v_parts := v_parts || format(
-                            '!exists(%s.keyvalue() ? ((%s) is unknown || !(%s)))', p_x, v_sub, v_sub);
+                            '!exists (@.keyvalue() ? ((%s) is unknown || !(%s)))', v_sub, v_sub);
                     END IF;
                 END IF;
             ELSE
@@ -506,22 +498,23 @@ BEGIN
                     EXIT WHEN v_child.parent < p_at;
                     CONTINUE WHEN v_child.parent > p_at;
                     v_keys := v_keys || v_child.field_name;
-                    v_field := format('%s.%s', p_x, to_jsonb(v_child.field_name));
-                    v_sub := payload_fast_predicate(p_nodes, i, v_field);
+                    v_key := to_jsonb(v_child.field_name)::text;
+                    v_sub := payload_fast_predicate(p_nodes, i);
                     IF v_sub IS NULL THEN
                         RETURN NULL;
-                    ELSIF v_child.required THEN
-                        v_parts := v_parts || format('exists(%s)', v_field)
-                                           || CASE WHEN v_sub <> '' THEN '(' || v_sub || ')' END;
-                    ELSIF v_sub <> '' THEN
-                        v_parts := v_parts || format('(!exists(%s) || (%s))', v_field, v_sub);
                     END IF;
+                    v_sub := CASE WHEN v_sub = '' THEN format('exists (@.%s)', v_key)
+                                  ELSE format('exists (@.%s ? (%s))', v_key, v_sub) END;
+                    -- Absence is tested through the keys: in strict mode @."k" is an error.
+                    v_parts := v_parts || CASE
+                        WHEN v_child.required THEN v_sub
+                        ELSE format('(!exists (@.keyvalue() ? (@.key == %s)) || %s)', v_key, v_sub)
+                        END;
                 END LOOP;
                 IF v_node.extra_fields = 'forbid' THEN
-                    v_parts := v_parts || format('!exists(%s.keyvalue()%s)', p_x,
-                        (SELECT coalesce(
-                                    ' ? (' || string_agg(format('@.key != %s', to_jsonb(k)), ' && ') || ')',
-                                    '')
+                    v_parts := v_parts || format('!exists (@.keyvalue()%s)',
+                        (SELECT coalesce(' ? (' || string_agg('@.key != ' || to_jsonb(k)::text, ' && ')
+                                         || ')', '')
                          FROM unnest(v_keys) k));
                 END IF;
             END IF;
@@ -2281,10 +2274,10 @@ REVOKE ALL ON FUNCTION public.payload_fast_check(p_nodes public.payload_contract
 
 
 --
--- Name: FUNCTION payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer, p_x text); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer, p_x text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer) FROM PUBLIC;
 
 
 --

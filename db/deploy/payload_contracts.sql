@@ -64,7 +64,7 @@ REVOKE EXECUTE ON FUNCTION
     payload_current_version(text),
     payload_nodes(jsonb),
     payload_nodes_problem(payload_contract_node[]),
-    payload_fast_predicate(payload_contract_node[], integer, text),
+    payload_fast_predicate(payload_contract_node[], integer),
     payload_fast_check(payload_contract_node[]),
     payload_walk_problem(text, integer, jsonb),
     payload_plain_json_problem(jsonb),

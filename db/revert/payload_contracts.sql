@@ -121,7 +121,7 @@ DROP TABLE payload_contracts;
 DROP FUNCTION payload_problem(text, integer, jsonb);
 DROP FUNCTION payload_walk_problem(text, integer, jsonb);
 DROP FUNCTION payload_fast_check(payload_contract_node[]);
-DROP FUNCTION payload_fast_predicate(payload_contract_node[], integer, text);
+DROP FUNCTION payload_fast_predicate(payload_contract_node[], integer);
 DROP FUNCTION payload_is_datetime(text);
 DROP FUNCTION payload_plain_json_problem(jsonb);
 DROP FUNCTION payload_nodes_problem(payload_contract_node[]);

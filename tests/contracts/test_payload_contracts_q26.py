@@ -180,12 +180,18 @@ async def test_q26_valid_payloads_are_decided_by_the_jsonpath_alone(connect: Con
     fast = {r["event_name"]: r["fast_check"] for r in rows}
     assert {name for name, check in fast.items() if check is None} == {"api.tournament.rollover"}
     for name, sample in SAMPLES.items():
-        if fast[name] is not None:
-            body = msgspec.json.encode(sample).decode()
+        if fast[name] is None:
+            continue
+        full = msgspec.to_builtins(sample)
+        # A producer may also leave out the fields that have defaults.
+        optional = {f.encode_name for f in msgspec.structs.fields(sample) if not f.required}
+        for body in (full, {k: v for k, v in full.items() if k not in optional}):
             decided = await conn.fetchval(
-                "SELECT jsonb_path_match($1::jsonb, $2::jsonpath, '{}', true)", body, fast[name]
+                "SELECT jsonb_path_match($1::jsonb, $2::jsonpath, '{}', true)",
+                msgspec.json.encode(body).decode(),
+                fast[name],
             )
-            assert decided is True, name
+            assert decided is True, (name, body)
 
 
 async def test_q26_nesting_beyond_the_decoder_is_refused_and_within_64_levels_accepted(
