@@ -32,7 +32,8 @@ class UnsupportedContractError(ValueError):
 
 @dataclass
 class ContractNode:
-    """One row of payload_contract_nodes; None leaves a column NULL (no constraint)."""
+    """One node of a contract (a row of the view payload_contract_nodes); None is NULL, no
+    constraint."""
 
     event_name: str
     payload_version: int
@@ -41,7 +42,7 @@ class ContractNode:
     role: Role
     field_name: str | None = None
     required: bool = False
-    # None accepts any JSON value (a field typed Any, or the values of dict[str, Any]).
+    # None accepts any JSON value (a field or an array item typed Any).
     json_types: tuple[str, ...] | None = None
     enum_values: tuple[str, ...] | None = None
     min_length: int | None = None
