@@ -48,6 +48,10 @@ schema-dump: deps
 release-plan *args: deps
     uv run --frozen python -m genji_devstack.release_plan {{args}}
 
+# Rewrite sql/payload_contracts.sql from the SDK's payload types (ship it with a plan change).
+payload-contracts: deps
+    uv run --frozen python -m genji_sdk.contracts > sql/payload_contracts.sql
+
 # Apply the migration plan to DATABASE_URL.
 migrate: deps
     uv run --frozen python -m genji_api.migrate

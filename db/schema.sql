@@ -29,6 +29,35 @@ CREATE TYPE public.job_status AS ENUM (
 
 
 --
+-- Name: payload_contract_node; Type: TYPE; Schema: public; Owner: -
+--
+
+CREATE TYPE public.payload_contract_node AS (
+	node integer,
+	parent integer,
+	role text,
+	field_name text,
+	required boolean,
+	json_types text[],
+	enum_values text[],
+	min_length integer,
+	max_length integer,
+	pattern text,
+	pg_pattern text,
+	format text,
+	minimum numeric,
+	exclusive_minimum numeric,
+	maximum numeric,
+	exclusive_maximum numeric,
+	multiple_of numeric,
+	min_items integer,
+	max_items integer,
+	object_kind text,
+	extra_fields text
+);
+
+
+--
 -- Name: pgqueuer_status; Type: TYPE; Schema: public; Owner: -
 --
 
@@ -150,6 +179,7 @@ DECLARE
     v_queue_id   bigint := nextval('pgqueuer_id_seq');
     v_existing   public.jobs;
     v_trace      jsonb;
+    v_problem    text;
 BEGIN
     SELECT * INTO v_type FROM queue_event_types t WHERE t.event_name = p_event_name;
     IF NOT FOUND THEN
@@ -172,10 +202,11 @@ BEGIN
     IF p_payload IS NULL OR jsonb_typeof(p_payload) <> 'object' THEN
         RAISE EXCEPTION 'payload for % must be a JSON object', p_event_name USING ERRCODE = 'GJ003';
     END IF;
-    v_version := coalesce(p_schema_version, v_type.payload_version);
-    IF v_version < 1 OR v_version > v_type.payload_version THEN
-        RAISE EXCEPTION 'payload version % is not supported for % (newest is %)',
-            v_version, p_event_name, v_type.payload_version USING ERRCODE = 'GJ003';
+    -- The SDK's payload contract: supported version, size limit and shape (payload_check.sql).
+    v_version := coalesce(p_schema_version, payload_current_version(p_event_name));
+    v_problem := payload_problem(p_event_name, v_version, p_payload);
+    IF v_problem IS NOT NULL THEN
+        RAISE EXCEPTION 'payload for % is invalid: %', p_event_name, v_problem USING ERRCODE = 'GJ003';
     END IF;
     IF p_depends_on IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.id = p_depends_on) THEN
         RAISE EXCEPTION 'depends_on job % does not exist', p_depends_on USING ERRCODE = 'GJ003';
@@ -376,6 +407,550 @@ CREATE FUNCTION public.job_terminal_summary(p_log_status text, p_traceback jsonb
                 ELSE left(coalesce(p_traceback ->> 'exception_message', 'Job was discarded.'), 300)
            END;
 $$;
+
+
+--
+-- Name: payload_current_version(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_current_version(p_event_name text) RETURNS integer
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT max(c.payload_version) FROM payload_contracts c WHERE c.event_name = p_event_name;
+$$;
+
+
+--
+-- Name: payload_fast_check(public.payload_contract_node[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_fast_check(p_nodes public.payload_contract_node[]) RETURNS jsonpath
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+    SELECT ('strict exists ($ ? (' || predicate || '))'
+            || ' && !exists ($.**{65 to last})'
+            || ' && !exists ($.** ? (@.type() == "number" && (@ >= 1e308 || @ <= -1e308)))')::jsonpath
+    FROM (SELECT CASE WHEN payload_nodes_problem(p_nodes) IS NULL
+                      THEN nullif(payload_fast_predicate(p_nodes, 0), '') END AS predicate) p;
+$_$;
+
+
+--
+-- Name: payload_fast_predicate(public.payload_contract_node[], integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    v_node  payload_contract_node := p_nodes[p_at + 1];
+    v_child payload_contract_node;
+    v_alts  text[] := '{}';
+    v_parts text[];
+    v_sub   text;
+    v_type  text;
+    v_key   text;
+    v_keys  text[];
+BEGIN
+    IF v_node.json_types IS NULL THEN
+        RETURN '';
+    END IF;
+    FOREACH v_type IN ARRAY v_node.json_types LOOP
+        -- @ == @.floor() holds for numbers alone (on any other type it is an error, so
+        -- unknown), which makes a type test for integers redundant.
+        v_parts := CASE WHEN v_type = 'integer' THEN '{}'
+                        ELSE ARRAY[format('@.type() == %s', to_jsonb(v_type))] END;
+        CASE v_type
+        WHEN 'integer' THEN
+            v_parts := v_parts
+                || '@ == @.floor()'::text
+                || CASE WHEN v_node.minimum IS NOT NULL THEN '@ >= ' || v_node.minimum END
+                || CASE WHEN v_node.exclusive_minimum IS NOT NULL
+                        THEN '@ > ' || v_node.exclusive_minimum END
+                || CASE WHEN v_node.maximum IS NOT NULL THEN '@ <= ' || v_node.maximum END
+                || CASE WHEN v_node.exclusive_maximum IS NOT NULL
+                        THEN '@ < ' || v_node.exclusive_maximum END
+                || CASE WHEN v_node.multiple_of IS NOT NULL
+                        THEN '@ % ' || v_node.multiple_of || ' == 0' END;
+        WHEN 'number' THEN
+            v_parts := v_parts
+                || format('@ < %s && @ > -%s', payload_float_overflow(), payload_float_overflow());
+        WHEN 'string' THEN
+            IF v_node.format IS NOT NULL OR v_node.min_length > 255 OR v_node.max_length > 255 THEN
+                RETURN NULL;
+            END IF;
+            IF v_node.enum_values IS NOT NULL THEN
+                v_parts := v_parts
+                    || ('(' || (SELECT string_agg('@ == ' || to_jsonb(e)::text, ' || ')
+                                FROM unnest(v_node.enum_values) e) || ')');
+            END IF;
+            IF v_node.min_length IS NOT NULL OR v_node.max_length IS NOT NULL THEN
+                v_parts := v_parts || format('@ like_regex %s flag "s"', to_jsonb(
+                    format('^.{%s,%s}$', coalesce(v_node.min_length, 0), v_node.max_length)));
+            END IF;
+            IF v_node.pg_pattern IS NOT NULL THEN
+                v_parts := v_parts || format('@ like_regex %s flag "s"', to_jsonb(v_node.pg_pattern));
+            END IF;
+        WHEN 'array' THEN
+            v_parts := v_parts
+                || CASE WHEN v_node.min_items IS NOT NULL THEN '@.size() >= ' || v_node.min_items END
+                || CASE WHEN v_node.max_items IS NOT NULL THEN '@.size() <= ' || v_node.max_items END;
+            v_child := p_nodes[p_at + 2];  -- the items' node, if it is this node's child
+            IF v_child.parent IS NOT DISTINCT FROM p_at THEN
+                v_sub := payload_fast_predicate(p_nodes, p_at + 1);
+                IF v_sub IS NULL THEN
+                    RETURN NULL;
+                ELSIF v_sub <> '' THEN
+                    v_parts := v_parts
+                        || format('!exists (@[*] ? ((%s) is unknown || !(%s)))', v_sub, v_sub);
+                END IF;
+            END IF;
+        WHEN 'object' THEN
+            IF v_node.object_kind = 'map' THEN
+                IF v_node.min_items IS NOT NULL OR v_node.max_items IS NOT NULL THEN
+                    RETURN NULL;
+                END IF;
+                v_child := p_nodes[p_at + 2];  -- the values' node, if it is this node's child
+                IF v_child.parent IS NOT DISTINCT FROM p_at THEN
+                    v_sub := payload_fast_predicate(p_nodes, p_at + 1);
+                    IF v_sub IS NULL THEN
+                        RETURN NULL;
+                    ELSIF v_sub <> '' THEN
+                        v_sub := format('exists (@.value ? (%s))', v_sub);
+                        v_parts := v_parts || format(
+                            '!exists (@.keyvalue() ? ((%s) is unknown || !(%s)))', v_sub, v_sub);
+                    END IF;
+                END IF;
+            ELSE
+                v_keys := '{}';
+                FOR i IN p_at + 1 .. cardinality(p_nodes) - 1 LOOP
+                    v_child := p_nodes[i + 1];
+                    EXIT WHEN v_child.parent < p_at;
+                    CONTINUE WHEN v_child.parent > p_at;
+                    v_keys := v_keys || v_child.field_name;
+                    v_key := to_jsonb(v_child.field_name)::text;
+                    v_sub := payload_fast_predicate(p_nodes, i);
+                    IF v_sub IS NULL THEN
+                        RETURN NULL;
+                    END IF;
+                    v_sub := CASE WHEN v_sub = '' THEN format('exists (@.%s)', v_key)
+                                  ELSE format('exists (@.%s ? (%s))', v_key, v_sub) END;
+                    -- Absence is tested through the keys: in strict mode @."k" is an error.
+                    v_parts := v_parts || CASE
+                        WHEN v_child.required THEN v_sub
+                        ELSE format('(!exists (@.keyvalue() ? (@.key == %s)) || %s)', v_key, v_sub)
+                        END;
+                END LOOP;
+                IF v_node.extra_fields = 'forbid' THEN
+                    v_parts := v_parts || format('!exists (@.keyvalue()%s)',
+                        (SELECT coalesce(' ? (' || string_agg('@.key != ' || to_jsonb(k)::text, ' && ')
+                                         || ')', '')
+                         FROM unnest(v_keys) k));
+                END IF;
+            END IF;
+        ELSE
+            NULL;  -- null and boolean: the type test is all
+        END CASE;
+        v_alts := v_alts || ('(' || array_to_string(v_parts, ' && ') || ')');
+    END LOOP;
+    RETURN array_to_string(v_alts, ' || ');
+END
+$_$;
+
+
+--
+-- Name: payload_float_overflow(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_float_overflow() RETURNS numeric
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'public', 'pg_temp'
+    RETURN (((2)::numeric ^ (1024)::numeric) - ((2)::numeric ^ (970)::numeric));
+
+
+--
+-- Name: payload_is_datetime(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_is_datetime(p_text text) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    v_year   integer;
+    v_month  integer;
+    v_day    integer;
+    v_tail   text;
+    v_offset text;
+BEGIN
+    IF p_text !~ ('^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}'
+                  '(\.[0-9]+)?([Zz]|[+-][0-9]{2}:?[0-9]{2})?$') THEN
+        RETURN false;
+    END IF;
+    v_year := substr(p_text, 1, 4)::integer;
+    v_month := substr(p_text, 6, 2)::integer;
+    v_day := substr(p_text, 9, 2)::integer;
+    IF v_year < 1 OR v_month NOT BETWEEN 1 AND 12 OR v_day < 1
+       OR v_day > extract(day FROM make_date(v_year, v_month, 1) + interval '1 month - 1 day')
+       OR substr(p_text, 12, 2)::integer > 23 OR substr(p_text, 15, 2)::integer > 59
+       OR substr(p_text, 18, 2)::integer > 59 THEN
+        RETURN false;
+    END IF;
+    v_tail := substr(p_text, 20);  -- fraction and offset, either possibly empty
+    v_offset := substr(v_tail, greatest(strpos(v_tail, '+'), strpos(v_tail, '-')));
+    IF v_offset ~ '^[+-]' AND (substr(v_offset, 2, 2)::integer > 23
+                               OR right(v_offset, 2)::integer > 59) THEN
+        RETURN false;
+    END IF;
+    -- A fraction that rounds up to the next second must not leave year 9999.
+    RETURN NOT (left(p_text, 10) = '9999-12-31' AND substr(p_text, 12, 8) = '23:59:59'
+                AND substr(v_tail, 1, 8) ~ '^\.9{6}[5-9]');
+END
+$_$;
+
+
+--
+-- Name: payload_max_bytes(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_max_bytes() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'public', 'pg_temp'
+    RETURN 262144;
+
+
+--
+-- Name: payload_nodes(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_nodes(p_nodes jsonb) RETURNS public.payload_contract_node[]
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_nodes payload_contract_node[] := '{}';
+    v_node  payload_contract_node;
+    v_given jsonb;
+BEGIN
+    FOR v_given IN
+        SELECT e.value FROM jsonb_array_elements(p_nodes) WITH ORDINALITY e ORDER BY e.ordinality
+    LOOP
+        v_node := jsonb_populate_record(NULL::payload_contract_node, v_given);
+        IF jsonb_strip_nulls(to_jsonb(v_node)) <> v_given THEN
+            RAISE EXCEPTION 'contract node % has keys or values payload_contract_node cannot hold',
+                v_given;
+        END IF;
+        v_node.required := coalesce(v_node.required, false);
+        v_nodes := v_nodes || v_node;
+    END LOOP;
+    RETURN v_nodes;
+END
+$$;
+
+
+--
+-- Name: payload_nodes_problem(public.payload_contract_node[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_nodes_problem(p_nodes public.payload_contract_node[]) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce(
+        (SELECT format('node %s: %s', n.node, problem)
+         FROM unnest(p_nodes) WITH ORDINALITY AS n
+         LEFT JOIN LATERAL unnest(p_nodes) WITH ORDINALITY AS up ON up.node = n.parent
+         CROSS JOIN LATERAL (SELECT CASE
+             WHEN n.node IS DISTINCT FROM (n.ordinality - 1)::integer THEN 'numbered out of order'
+             WHEN (n.node = 0) <> (n.role = 'payload') OR (n.node = 0) <> (n.parent IS NULL)
+                 THEN 'only node 0, the payload, has no parent'
+             WHEN n.parent >= n.node THEN 'its parent comes after it'
+             WHEN EXISTS (SELECT 1 FROM unnest(p_nodes) b
+                          WHERE b.node > n.parent AND b.node < n.node AND b.parent < n.parent)
+                 THEN 'not numbered depth first'
+             WHEN n.role NOT IN ('payload', 'field', 'item', 'value') THEN 'unknown role'
+             WHEN (n.role = 'field') <> (n.field_name IS NOT NULL)
+                 THEN 'a field_name belongs to fields alone'
+             WHEN n.role = 'field' AND up.object_kind IS DISTINCT FROM 'struct'
+                 THEN 'a field under a node without declared fields'
+             WHEN n.role = 'item' AND NOT 'array' = ANY (up.json_types)
+                 THEN 'an item under a node that is not an array'
+             WHEN n.role = 'value' AND up.object_kind IS DISTINCT FROM 'map'
+                 THEN 'a value under a node that is not a map'
+             WHEN n.role IN ('item', 'value')
+                  AND (SELECT count(*) FROM unnest(p_nodes) s WHERE s.parent = n.parent) > 1
+                 THEN 'an array or map has more than one child'
+             WHEN NOT n.json_types <@ ARRAY['null', 'boolean', 'integer', 'number', 'string',
+                                            'array', 'object']
+                 THEN 'unknown JSON type'
+             WHEN ('array' = ANY (n.json_types) AND 'object' = ANY (n.json_types))
+                  OR ('integer' = ANY (n.json_types) AND 'number' = ANY (n.json_types))
+                 THEN 'ambiguous JSON types'
+             WHEN ('object' = ANY (n.json_types)) <> (n.object_kind IS NOT NULL)
+                  OR n.object_kind NOT IN ('struct', 'map')
+                 THEN 'objects need an object_kind of struct or map'
+             WHEN (n.object_kind = 'struct') <> (n.extra_fields IS NOT NULL)
+                  OR n.extra_fields NOT IN ('ignore', 'forbid')
+                 THEN 'structs need extra_fields ignore or forbid'
+             WHEN (n.pattern IS NULL) <> (n.pg_pattern IS NULL) THEN 'pattern without pg_pattern'
+             WHEN n.format NOT IN ('date-time') THEN 'unknown format'
+             WHEN n.multiple_of <= 0 THEN 'multiple_of must be positive'
+             END AS problem) c
+         WHERE c.problem IS NOT NULL
+         ORDER BY n.ordinality
+         LIMIT 1),
+        CASE WHEN cardinality(p_nodes) > 0 THEN NULL
+             ELSE 'a contract needs at least the payload node' END);
+$$;
+
+
+--
+-- Name: payload_plain_json_problem(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_plain_json_problem(p_payload jsonb) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    v_number jsonb;
+BEGIN
+    IF jsonb_path_exists(p_payload, 'strict $.**{65 to last}') THEN
+        RETURN '$: values are nested more than 64 levels deep';
+    END IF;
+    SELECT n INTO v_number
+    FROM jsonb_path_query(p_payload, 'strict $.** ? (@.type() == "number")') n
+    WHERE strpos(n::text, '.') > 0 AND abs(n::numeric) >= payload_float_overflow()
+    LIMIT 1;
+    IF FOUND THEN
+        RETURN format('$: the number %s... is out of range for a float', left(v_number::text, 24));
+    END IF;
+    RETURN NULL;
+END
+$_$;
+
+
+--
+-- Name: payload_problem(text, integer, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_problem(p_event_name text, p_version integer, p_payload jsonb) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    v_fast  jsonpath;
+    v_text  text;
+BEGIN
+    SELECT c.fast_check INTO v_fast FROM payload_contracts c
+    WHERE c.event_name = p_event_name AND c.payload_version = p_version;
+    IF NOT FOUND THEN
+        RETURN format('version %s is not supported (supported: %s)',
+            coalesce(p_version::text, 'NULL'),
+            coalesce((SELECT string_agg(c.payload_version::text, ', ' ORDER BY c.payload_version)
+                      FROM payload_contracts c WHERE c.event_name = p_event_name), 'none'));
+    END IF;
+    v_text := p_payload::text;
+    IF octet_length(v_text) > payload_max_bytes() THEN
+        RETURN format('$: %s bytes of JSON text, more than the limit of %s bytes',
+            octet_length(v_text), payload_max_bytes());
+    END IF;
+    IF v_fast IS NOT NULL AND v_text !~ '\.0+[],}]'
+       AND jsonb_path_match(p_payload, v_fast, '{}', true) IS TRUE THEN
+        RETURN NULL;
+    END IF;
+    RETURN payload_walk_problem(p_event_name, p_version, p_payload);
+END
+$_$;
+
+
+--
+-- Name: payload_walk_problem(text, integer, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_walk_problem(p_event_name text, p_version integer, p_payload jsonb) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    v_nodes   payload_contract_node[];
+    v_count   integer;
+    v_problem text;
+    -- Values still to check: contract node number, value (NULL for an absent field), path.
+    v_todo_node  integer[] := ARRAY[0];
+    v_todo_value jsonb[] := ARRAY[p_payload];
+    v_todo_path  text[] := ARRAY['$'];
+    v_next    integer := 0;
+    v_at      integer;
+    v_node    payload_contract_node;
+    v_child   payload_contract_node;
+    v_value   jsonb;
+    v_path    text;
+    v_kind    text;
+    v_text    text;
+    v_number  numeric;
+    v_size    bigint;
+    v_names   text[];
+    v_key     text;
+BEGIN
+    SELECT c.nodes INTO v_nodes FROM payload_contracts c
+    WHERE c.event_name = p_event_name AND c.payload_version = p_version;
+    IF NOT FOUND THEN
+        RETURN format('version %s is not supported (supported: %s)',
+            coalesce(p_version::text, 'NULL'),
+            coalesce((SELECT string_agg(c.payload_version::text, ', ' ORDER BY c.payload_version)
+                      FROM payload_contracts c WHERE c.event_name = p_event_name), 'none'));
+    END IF;
+    v_count := cardinality(v_nodes);
+    -- A cheap screen; only a payload that is deeply nested or holds a huge number pays for
+    -- the exact check.
+    IF jsonb_path_match(p_payload, 'exists ($.**{65 to last})
+            || exists ($.** ? (@.type() == "number" && (@ >= 1e308 || @ <= -1e308)))') THEN
+        v_problem := payload_plain_json_problem(p_payload);
+        IF v_problem IS NOT NULL THEN
+            RETURN v_problem;
+        END IF;
+    END IF;
+
+    WHILE v_next < cardinality(v_todo_node) LOOP
+        v_next := v_next + 1;
+        v_at := v_todo_node[v_next];
+        v_value := v_todo_value[v_next];
+        v_path := v_todo_path[v_next];
+        v_node := v_nodes[v_at + 1];
+
+        IF v_value IS NULL THEN
+            IF v_node.required THEN
+                RETURN v_path || ': required field is missing';
+            END IF;
+            CONTINUE;
+        END IF;
+        CONTINUE WHEN v_node.json_types IS NULL;  -- any JSON value
+
+        -- JSON has one number type; msgspec tells an integer by the absence of a fraction.
+        v_kind := jsonb_typeof(v_value);
+        IF v_kind = 'number' AND 'integer' = ANY (v_node.json_types) THEN
+            IF strpos(v_value::text, '.') = 0 THEN
+                v_kind := 'integer';
+            ELSIF NOT 'number' = ANY (v_node.json_types) THEN
+                RETURN format('%s: expected %s, got a number with a fraction',
+                    v_path, array_to_string(v_node.json_types, ' or '));
+            END IF;
+        END IF;
+        IF NOT v_kind = ANY (v_node.json_types) THEN
+            RETURN format('%s: expected %s, got %s',
+                v_path, array_to_string(v_node.json_types, ' or '), v_kind);
+        END IF;
+
+        CASE v_kind
+        WHEN 'string' THEN
+            CONTINUE WHEN num_nonnulls(v_node.enum_values, v_node.min_length, v_node.max_length,
+                                       v_node.pg_pattern, v_node.format) = 0;
+            v_text := v_value #>> '{}';
+            IF NOT v_text = ANY (v_node.enum_values) THEN
+                RETURN format('%s: must be one of %s', v_path, to_jsonb(v_node.enum_values));
+            END IF;
+            v_size := char_length(v_text);
+            IF v_size < v_node.min_length THEN
+                RETURN format('%s: %s characters, fewer than the minimum of %s',
+                    v_path, v_size, v_node.min_length);
+            ELSIF v_size > v_node.max_length THEN
+                RETURN format('%s: %s characters, more than the maximum of %s',
+                    v_path, v_size, v_node.max_length);
+            ELSIF v_text !~ v_node.pg_pattern THEN
+                RETURN format('%s: does not match the pattern %s', v_path, v_node.pattern);
+            ELSIF v_node.format = 'date-time' AND NOT payload_is_datetime(v_text) THEN
+                RETURN format('%s: not an RFC 3339 date-time', v_path);
+            END IF;
+        WHEN 'integer' THEN
+            CONTINUE WHEN num_nonnulls(v_node.minimum, v_node.exclusive_minimum, v_node.maximum,
+                                       v_node.exclusive_maximum, v_node.multiple_of) = 0;
+            v_number := v_value::numeric;
+            IF v_number < v_node.minimum THEN
+                RETURN format('%s: %s is less than the minimum %s',
+                    v_path, v_number, v_node.minimum);
+            ELSIF v_number <= v_node.exclusive_minimum THEN
+                RETURN format('%s: %s is not greater than %s',
+                    v_path, v_number, v_node.exclusive_minimum);
+            ELSIF v_number > v_node.maximum THEN
+                RETURN format('%s: %s is more than the maximum %s',
+                    v_path, v_number, v_node.maximum);
+            ELSIF v_number >= v_node.exclusive_maximum THEN
+                RETURN format('%s: %s is not less than %s',
+                    v_path, v_number, v_node.exclusive_maximum);
+            ELSIF v_number % v_node.multiple_of <> 0 THEN
+                RETURN format('%s: %s is not a multiple of %s',
+                    v_path, v_number, v_node.multiple_of);
+            END IF;
+        WHEN 'number' THEN
+            IF abs(v_value::numeric) >= payload_float_overflow() THEN
+                RETURN format('%s: out of range for a float', v_path);
+            END IF;
+        WHEN 'array' THEN
+            v_size := jsonb_array_length(v_value);
+            IF v_size < v_node.min_items THEN
+                RETURN format('%s: %s items, fewer than the minimum of %s',
+                    v_path, v_size, v_node.min_items);
+            ELSIF v_size > v_node.max_items THEN
+                RETURN format('%s: %s items, more than the maximum of %s',
+                    v_path, v_size, v_node.max_items);
+            END IF;
+            -- Every item is checked against the one child node, the next node.
+            FOR i IN 0 .. v_size - 1 LOOP
+                v_todo_node := v_todo_node || (v_at + 1);
+                v_todo_value := v_todo_value || (v_value -> i);
+                v_todo_path := v_todo_path || format('%s[%s]', v_path, i);
+            END LOOP;
+        WHEN 'object' THEN
+            IF v_node.object_kind = 'struct' THEN
+                -- The fields are the nodes of this subtree whose parent is this node.
+                v_names := '{}';
+                FOR i IN v_at + 1 .. v_count - 1 LOOP
+                    v_child := v_nodes[i + 1];
+                    EXIT WHEN v_child.parent < v_at;
+                    CONTINUE WHEN v_child.parent > v_at;
+                    v_names := v_names || v_child.field_name;
+                    v_todo_node := v_todo_node || i;
+                    v_todo_value := v_todo_value || (v_value -> v_child.field_name);
+                    v_todo_path := v_todo_path || (v_path || '.' || v_child.field_name);
+                END LOOP;
+                IF v_node.extra_fields = 'forbid' THEN
+                    SELECT k INTO v_key FROM jsonb_object_keys(v_value) k
+                    WHERE k <> ALL (v_names) ORDER BY k LIMIT 1;
+                    IF FOUND THEN
+                        RETURN format('%s.%s: unknown field', v_path, v_key);
+                    END IF;
+                END IF;
+            ELSE
+                IF v_node.min_items IS NOT NULL OR v_node.max_items IS NOT NULL THEN
+                    SELECT count(*) INTO v_size FROM jsonb_object_keys(v_value);
+                    IF v_size < v_node.min_items THEN
+                        RETURN format('%s: %s entries, fewer than the minimum of %s',
+                            v_path, v_size, v_node.min_items);
+                    ELSIF v_size > v_node.max_items THEN
+                        RETURN format('%s: %s entries, more than the maximum of %s',
+                            v_path, v_size, v_node.max_items);
+                    END IF;
+                END IF;
+                -- A map's values share its one child node, if it constrains them at all.
+                CONTINUE WHEN v_at + 1 >= v_count
+                              OR (v_nodes[v_at + 2]).parent IS DISTINCT FROM v_at;
+                FOR v_key IN SELECT k FROM jsonb_object_keys(v_value) k ORDER BY k LOOP
+                    v_todo_node := v_todo_node || (v_at + 1);
+                    v_todo_value := v_todo_value || (v_value -> v_key);
+                    v_todo_path := v_todo_path || format('%s[%s]', v_path, to_jsonb(v_key));
+                END LOOP;
+            END IF;
+        ELSE
+            NULL;  -- null and boolean carry no further constraints
+        END CASE;
+    END LOOP;
+    RETURN NULL;
+END
+$_$;
 
 
 --
@@ -596,6 +1171,87 @@ CREATE FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_reclai
     SET search_path TO 'public', 'pg_temp'
     AS $$
     SELECT s.stale_heartbeat, s.max_reclaims FROM queue_settings s;
+$$;
+
+
+--
+-- Name: queue_discard_held(uuid, bigint, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_discard_held(p_job_id uuid, p_actor_id bigint, p_reason text) RETURNS TABLE(outcome text, action_id bigint, resumed integer)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job     public.jobs;
+    v_row     pgqueuer;
+    v_action  job_actions;
+    v_resumed integer;
+BEGIN
+    IF p_actor_id IS NULL OR p_reason IS NULL OR btrim(p_reason) = '' THEN
+        RAISE EXCEPTION 'discarding a held job needs the operator id and a reason'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    -- Concurrent discards of one job take turns here; the second sees the first's audit row.
+    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+    SELECT * INTO v_action FROM job_actions a
+    WHERE a.job_id = p_job_id AND a.action = 'discard' AND a.outcome = 'discarded';
+    IF FOUND THEN
+        RETURN QUERY SELECT 'already discarded'::text, v_action.id, 0;
+        RETURN;
+    END IF;
+
+    DELETE FROM pgqueuer q
+    WHERE q.id = v_job.queue_job_id AND q.status = 'failed'
+    RETURNING q.* INTO v_row;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % is not held (public status %); only a held job can be discarded',
+            p_job_id, (SELECT s.status FROM job_public_status(p_job_id) s)
+            USING ERRCODE = 'GJ003';
+    END IF;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    VALUES (v_row.id, 'deleted', v_row.entrypoint, v_row.priority, jsonb_build_object(
+        'exception_type', 'Discarded',
+        'exception_message', left(format('discarded by an operator: %s (held as %s: %s)',
+            p_reason, coalesce(v_job.error_code, 'held'), v_job.error_msg), 300)));
+
+    WITH waiters AS (
+        SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
+        UNION
+        SELECT e.queue_job_id FROM public.jobs e
+        WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
+          AND e.event_seq > v_job.event_seq
+    ), resumed AS (
+        UPDATE pgqueuer q
+        SET execute_after = now(), updated = now()
+        FROM waiters w
+        WHERE q.id = w.id AND q.status = 'queued' AND q.execute_after > now()
+        RETURNING q.id, q.entrypoint, q.priority
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+        SELECT r.id, 'queued', r.entrypoint, r.priority,
+               jsonb_build_object('exception_type', 'WaitOver',
+                                  'exception_message', format('job %s was discarded', v_job.id))
+        FROM resumed r
+        RETURNING 1
+    )
+    SELECT count(*) INTO v_resumed FROM logged;
+
+    INSERT INTO job_actions AS a (job_id, action, idempotency_key, actor_id, expected_generation,
+                                  outcome, reason, detail)
+    VALUES (v_job.id, 'discard', format('queue_discard_held:%s', v_job.id), p_actor_id,
+            v_job.retry_generation, 'discarded', p_reason,
+            jsonb_build_object('queue_job_id', v_row.id, 'held_error_code', v_job.error_code,
+                               'held_error_msg', v_job.error_msg, 'resumed', v_resumed))
+    RETURNING a.* INTO v_action;
+    IF v_resumed > 0 THEN
+        PERFORM queue_wake();
+    END IF;
+    RETURN QUERY SELECT 'discarded'::text, v_action.id, v_resumed;
+END
 $$;
 
 
@@ -1113,6 +1769,52 @@ CREATE TABLE public.jobs (
 
 
 --
+-- Name: payload_contracts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.payload_contracts (
+    event_name text NOT NULL,
+    payload_version integer NOT NULL,
+    nodes public.payload_contract_node[] NOT NULL,
+    fast_check jsonpath GENERATED ALWAYS AS (public.payload_fast_check(nodes)) STORED,
+    CONSTRAINT payload_contracts_nodes_check CHECK ((public.payload_nodes_problem(nodes) IS NULL)),
+    CONSTRAINT payload_contracts_payload_version_check CHECK ((payload_version > 0))
+);
+
+
+--
+-- Name: payload_contract_nodes; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.payload_contract_nodes AS
+ SELECT c.event_name,
+    c.payload_version,
+    n.node,
+    n.parent,
+    n.role,
+    n.field_name,
+    n.required,
+    n.json_types,
+    n.enum_values,
+    n.min_length,
+    n.max_length,
+    n.pattern,
+    n.pg_pattern,
+    n.format,
+    n.minimum,
+    n.exclusive_minimum,
+    n.maximum,
+    n.exclusive_maximum,
+    n.multiple_of,
+    n.min_items,
+    n.max_items,
+    n.object_kind,
+    n.extra_fields
+   FROM (public.payload_contracts c
+     CROSS JOIN LATERAL unnest(c.nodes) n(node, parent, role, field_name, required, json_types, enum_values, min_length, max_length, pattern, pg_pattern, format, minimum, exclusive_minimum, maximum, exclusive_maximum, multiple_of, min_items, max_items, object_kind, extra_fields));
+
+
+--
 -- Name: pgqueuer_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
@@ -1247,10 +1949,8 @@ CREATE TABLE public.processed_messages (
 CREATE TABLE public.queue_event_types (
     event_name text NOT NULL,
     owner text NOT NULL,
-    payload_version integer DEFAULT 1 NOT NULL,
     entity_ordered boolean DEFAULT true NOT NULL,
-    CONSTRAINT queue_event_types_owner_check CHECK ((owner = ANY (ARRAY['bot'::text, 'api'::text]))),
-    CONSTRAINT queue_event_types_payload_version_check CHECK ((payload_version > 0))
+    CONSTRAINT queue_event_types_owner_check CHECK ((owner = ANY (ARRAY['bot'::text, 'api'::text])))
 );
 
 
@@ -1390,6 +2090,14 @@ ALTER TABLE ONLY public.jobs
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_queue_job_id_key UNIQUE (queue_job_id);
+
+
+--
+-- Name: payload_contracts payload_contracts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payload_contracts
+    ADD CONSTRAINT payload_contracts_pkey PRIMARY KEY (event_name, payload_version);
 
 
 --
@@ -1654,6 +2362,14 @@ ALTER TABLE ONLY public.jobs
 
 
 --
+-- Name: payload_contracts payload_contracts_event_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payload_contracts
+    ADD CONSTRAINT payload_contracts_event_name_fkey FOREIGN KEY (event_name) REFERENCES public.queue_event_types(event_name);
+
+
+--
 -- Name: queue_import_dispositions queue_import_dispositions_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1733,6 +2449,83 @@ REVOKE ALL ON FUNCTION public.job_terminal_summary(p_log_status text, p_tracebac
 
 
 --
+-- Name: FUNCTION payload_current_version(p_event_name text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_current_version(p_event_name text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_fast_check(p_nodes public.payload_contract_node[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_fast_check(p_nodes public.payload_contract_node[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_fast_predicate(p_nodes public.payload_contract_node[], p_at integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_float_overflow(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_float_overflow() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_is_datetime(p_text text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_is_datetime(p_text text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_max_bytes(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_max_bytes() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_nodes(p_nodes jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_nodes(p_nodes jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_nodes_problem(p_nodes public.payload_contract_node[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_nodes_problem(p_nodes public.payload_contract_node[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_plain_json_problem(p_payload jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_plain_json_problem(p_payload jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_problem(p_event_name text, p_version integer, p_payload jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_problem(p_event_name text, p_version integer, p_payload jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_walk_problem(p_event_name text, p_version integer, p_payload jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_walk_problem(p_event_name text, p_version integer, p_payload jsonb) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1769,6 +2562,13 @@ GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claim
 
 REVOKE ALL ON FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_reclaims integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_reclaims integer) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_discard_held(p_job_id uuid, p_actor_id bigint, p_reason text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_discard_held(p_job_id uuid, p_actor_id bigint, p_reason text) FROM PUBLIC;
 
 
 --

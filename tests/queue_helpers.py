@@ -6,10 +6,12 @@ from typing import Any
 from uuid import UUID
 
 import asyncpg
+import msgspec
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.claim import queue_claim
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
+from payload_samples import SAMPLES
 from pgqueuer.models import Job
 
 XP_EVENT = "api.xp.grant"
@@ -24,6 +26,11 @@ def xp_payload(user_id: int = 1, amount: int = 5, grant_id: int = 1) -> XpGrantE
         previous_amount=0,
         new_amount=amount,
     )
+
+
+def sample_json(event: str) -> str:
+    """The valid sample payload of `event` as JSON text, for raw enqueue_job calls."""
+    return msgspec.json.encode(SAMPLES[event]).decode()
 
 
 async def enqueue_xp(conn: asyncpg.Connection, key: str, **payload: Any) -> JobStatusResponse:

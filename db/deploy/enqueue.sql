@@ -3,7 +3,8 @@
 --   GJ001 the event key was already used with a different payload, entity key or parent
 --   GJ002 unknown event name
 --   GJ003 invalid argument: empty or over-long key (event_key and entity_key are at most 200
---         characters), non-object payload or trace, unsupported version, unknown parent
+--         characters), non-object payload or trace, unknown parent, or a payload that breaks
+--         its contract (unsupported version, over the size limit, a field's problem)
 -- Run it under READ COMMITTED: there a concurrent enqueue of the same key waits and resolves.
 -- Under REPEATABLE READ or SERIALIZABLE the waiting caller's snapshot cannot see the other
 -- job, so PostgreSQL raises 40001 and the caller must retry its whole transaction.
@@ -32,6 +33,7 @@ DECLARE
     v_queue_id   bigint := nextval('pgqueuer_id_seq');
     v_existing   public.jobs;
     v_trace      jsonb;
+    v_problem    text;
 BEGIN
     SELECT * INTO v_type FROM queue_event_types t WHERE t.event_name = p_event_name;
     IF NOT FOUND THEN
@@ -54,10 +56,11 @@ BEGIN
     IF p_payload IS NULL OR jsonb_typeof(p_payload) <> 'object' THEN
         RAISE EXCEPTION 'payload for % must be a JSON object', p_event_name USING ERRCODE = 'GJ003';
     END IF;
-    v_version := coalesce(p_schema_version, v_type.payload_version);
-    IF v_version < 1 OR v_version > v_type.payload_version THEN
-        RAISE EXCEPTION 'payload version % is not supported for % (newest is %)',
-            v_version, p_event_name, v_type.payload_version USING ERRCODE = 'GJ003';
+    -- The SDK's payload contract: supported version, size limit and shape (payload_check.sql).
+    v_version := coalesce(p_schema_version, payload_current_version(p_event_name));
+    v_problem := payload_problem(p_event_name, v_version, p_payload);
+    IF v_problem IS NOT NULL THEN
+        RAISE EXCEPTION 'payload for % is invalid: %', p_event_name, v_problem USING ERRCODE = 'GJ003';
     END IF;
     IF p_depends_on IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.id = p_depends_on) THEN
         RAISE EXCEPTION 'depends_on job % does not exist', p_depends_on USING ERRCODE = 'GJ003';

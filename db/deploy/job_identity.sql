@@ -1,9 +1,9 @@
 -- Every event the queue accepts, with its owning process. enqueue_job rejects any other name;
--- the SDK registry is tested against this table.
+-- the SDK registry is tested against this table. Payload versions are the contracts' own
+-- (payload_contracts).
 CREATE TABLE queue_event_types (
     event_name      text PRIMARY KEY,
     owner           text NOT NULL CHECK (owner IN ('bot', 'api')),
-    payload_version integer NOT NULL DEFAULT 1 CHECK (payload_version > 0),
     entity_ordered  boolean NOT NULL DEFAULT true
 );
 

@@ -10,7 +10,7 @@ from genji_api.queue.enqueue import enqueue_job
 from genji_queue.begin import queue_begin
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
+from queue_helpers import XP_EVENT, claim_next, enqueue_xp, sample_json, xp_payload
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -37,8 +37,9 @@ async def _enqueue(
 ) -> UUID:
     async with conn.transaction():
         status = await conn.fetchrow(
-            "SELECT job_id FROM enqueue_job($1, '{\"n\": 1}', $2, $3, $4)",
+            "SELECT job_id FROM enqueue_job($1, $2::jsonb, $3, $4, $5)",
             event,
+            sample_json(event),
             key,
             entity,
             depends_on,

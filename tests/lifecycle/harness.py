@@ -155,6 +155,19 @@ class Stack:
             await conn.close()
         return enqueued.job.id
 
+    async def corrupt_payload(self, job_id: UUID, field: str, value: Any) -> None:
+        """Rewrite one field of a queued job's stored payload, as a row written before payload
+        contracts were enforced: enqueue_job itself now refuses such a payload."""
+        await self.sql(
+            """UPDATE pgqueuer q
+               SET payload = convert_to(jsonb_set(convert_from(q.payload, 'UTF8')::jsonb,
+                                                  ARRAY['payload', $2], $3::jsonb)::text, 'UTF8')
+               FROM jobs j WHERE j.queue_job_id = q.id AND j.id = $1""",
+            job_id,
+            field,
+            json.dumps(value),
+        )
+
     async def status(self, job_id: UUID) -> str:
         conn = await self.connect()
         try:

@@ -328,7 +328,8 @@ async def test_q08_resumed_stale_worker_cannot_touch_the_replacements_claim(
 
 async def test_q13_poison_payload_and_held_dependency_do_not_block_other_jobs(stack: Stack) -> None:
     stack.recorder.command("api.playtest.create:announce", "fail")
-    poison = await stack.enqueue("xp:poison", payload={"user_id": "not-a-number"})
+    poison = await stack.enqueue("xp:poison")
+    await stack.corrupt_payload(poison, "user_id", "not-a-number")
     parent = await stack.enqueue(
         "playtest:create:1", event="api.playtest.create", payload=sample("api.playtest.create")
     )

@@ -13,7 +13,7 @@ from genji_queue.claim import queue_claim
 from genji_queue.workers import queue_worker_beat, queue_worker_stopped
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp
+from queue_helpers import XP_EVENT, claim_next, enqueue_xp, sample_json
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -91,7 +91,7 @@ async def test_direct_writes_are_refused_and_change_nothing(
     await _held_job(owner)
     await enqueue_xp(owner, "xp:queued", grant_id=2)
     await owner.execute(
-        "SELECT enqueue_job('completion.ocr.requested', '{\"completion_id\": 1}', 'ocr:1')"
+        "SELECT enqueue_job($1, $2::jsonb, 'ocr:1')", OCR_EVENT, sample_json(OCR_EVENT)
     )
     before = await _snapshot(owner)
     worker = await connect("worker")
@@ -111,7 +111,7 @@ async def test_q15_the_crash_loop_cap_is_not_the_callers(connect: Connect) -> No
 async def test_q15_worker_claims_bot_jobs_only(connect: Connect) -> None:
     owner = await connect()
     ocr = await owner.fetchval(
-        "SELECT job_id FROM enqueue_job('completion.ocr.requested', '{\"completion_id\": 1}', 'ocr:1')"
+        "SELECT job_id FROM enqueue_job($1, $2::jsonb, 'ocr:1')", OCR_EVENT, sample_json(OCR_EVENT)
     )
     await enqueue_xp(owner, "xp:1")
     worker = await connect("worker")

@@ -12,7 +12,7 @@ from pgqueuer import QueueManager
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job
 from pgqueuer.types import QueueExecutionMode
-from queue_helpers import XP_EVENT, enqueue_xp
+from queue_helpers import XP_EVENT, enqueue_xp, sample_json
 from testdb import WORKER_ROLE, Connect
 
 pytestmark = pytest.mark.queue
@@ -129,7 +129,8 @@ async def test_q15_worker_role_has_no_elevated_attributes(connect: Connect) -> N
 async def test_q15_worker_role_cannot_see_api_jobs(connect: Connect) -> None:
     owner = await connect()
     await owner.execute(
-        "SELECT enqueue_job('completion.ocr.requested', '{\"completion_id\": 1}', 'ocr:1')"
+        "SELECT enqueue_job('completion.ocr.requested', $1::jsonb, 'ocr:1')",
+        sample_json("completion.ocr.requested"),
     )
     await enqueue_xp(owner, "xp:1")
     worker = await connect("worker")

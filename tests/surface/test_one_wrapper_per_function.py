@@ -25,8 +25,20 @@ INTERNAL = {
     "queue_error_summary": "shapes failure records inside retry and hold",
     "job_terminal_summary": "shared by job_public_status and queue_prune_logs",
     "effect_receipt_require_completion": "commit-time trigger of effect_receipts",
+    "payload_max_bytes": "the size limit, read by payload_problem",
+    "payload_float_overflow": "a constant of the contract checks",
+    "payload_current_version": "enqueue_job's default version",
+    "payload_nodes": "parses contract nodes in sql/payload_contracts.sql",
+    "payload_nodes_problem": "the contract table's check constraint",
+    "payload_plain_json_problem": "part of payload_problem",
+    "payload_is_datetime": "part of payload_problem",
+    "payload_fast_predicate": "builds the contract's jsonpath",
+    "payload_fast_check": "the contract table's generated jsonpath column",
+    "payload_walk_problem": "part of payload_problem",
 }
 
+# Writes sql/payload_contracts.sql (SQL text for a migration), rather than calling functions.
+GENERATORS = {ROOT / "apps" / "sdk" / "src" / "genji_sdk" / "contracts" / "sql.py"}
 # Python that must reach these functions through genji_queue only.
 CALLERS = [
     *ROOT.glob("apps/*/src/**/*.py"),
@@ -80,7 +92,7 @@ def test_no_sql_text_for_queue_functions_outside_the_wrappers() -> None:
     offenders = [
         f"{path.relative_to(ROOT)}:{line}: {text}"
         for path in CALLERS
-        if "genji_queue" not in path.parts
+        if "genji_queue" not in path.parts and path not in GENERATORS
         for line, text in _string_literals(path)
         if pattern.search(text)
     ]

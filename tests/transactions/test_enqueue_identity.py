@@ -7,7 +7,7 @@ import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.errors import EventKeyConflictError, InvalidJobRequestError, translate
-from queue_helpers import XP_EVENT, enqueue_xp, xp_payload
+from queue_helpers import XP_EVENT, enqueue_xp, sample_json, xp_payload
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -128,8 +128,9 @@ async def test_envelope_carries_the_public_uuid_and_only_allowlisted_trace(
 async def test_sql_caller_cannot_store_credentials_in_trace(connect: Connect) -> None:
     conn = await connect()
     await conn.execute(
-        """SELECT enqueue_job('api.xp.grant', '{"a": 1}', 'k', NULL, NULL, NULL,
-                              '{"cookie": "s=1", "Sentry-Trace": "t"}')"""
+        """SELECT enqueue_job('api.xp.grant', $1::jsonb, 'k', NULL, NULL, NULL,
+                              '{"cookie": "s=1", "Sentry-Trace": "t"}')""",
+        sample_json(XP_EVENT),
     )
     body = await conn.fetchval("SELECT convert_from(payload, 'UTF8') FROM pgqueuer")
     assert "s=1" not in body and '"sentry-trace": "t"' in body

@@ -9,7 +9,7 @@ import asyncpg
 import msgspec
 from genji_queue import enqueue
 from genji_queue.errors import NotInTransactionError
-from genji_sdk import REGISTRY, encode_payload, sanitize_trace
+from genji_sdk import REGISTRY, EventRegistry, sanitize_trace
 from genji_sdk.jobs import JobStatusResponse
 
 
@@ -22,23 +22,26 @@ async def enqueue_job(
     entity_key: str | None,
     depends_on: UUID | None = None,
     trace: Mapping[str, str] | None = None,
+    registry: EventRegistry = REGISTRY,
 ) -> JobStatusResponse:
     """Create or resolve the durable job for (event_name, event_key) on `conn`.
 
     Runs inside the caller's open transaction and never commits: a rollback removes the job
     identity and its queue row together with the business change. Enqueuing the same key again
-    returns the existing job and its current status.
+    returns the existing job and its current status. The database checks the payload against
+    its contract (InvalidJobRequestError, GJ003, naming the field) at the version `registry`
+    gives the event.
     """
     if not conn.is_in_transaction():
         raise NotInTransactionError("enqueue_job must run inside the caller's transaction")
     enqueued = await enqueue.enqueue_job(
         conn,
         event_name=event_name,
-        payload_json=encode_payload(event_name, payload).decode(),
+        payload_json=registry.encode(event_name, payload, check=False).decode(),
         event_key=event_key,
         entity_key=entity_key,
         depends_on=depends_on,
-        schema_version=REGISTRY.get(event_name).payload_version,
+        schema_version=registry.get(event_name).payload_version,
         trace=sanitize_trace(trace or {}),
     )
     return enqueued.job

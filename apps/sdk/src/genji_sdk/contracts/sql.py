@@ -1,0 +1,55 @@
+"""Render payload contracts as the SQL file that fills the database's payload_contracts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+
+from genji_sdk.contracts.model import ContractNode, contract_nodes
+from genji_sdk.registry import EventRegistry
+
+__all__ = ("render_sql",)
+
+HEADER = """\
+-- Payload contracts, generated from the SDK's payload types (genji_sdk.registry REGISTRY).
+-- Do not edit: change the payload types, then run `just payload-contracts`.
+-- Each run replaces every contract; sql/payload_check.sql reads them on every enqueue.
+-- One JSON object per node (fields of payload_contract_node); a constraint applies only to
+-- values of its own JSON type, and a field left out is NULL, which means no constraint.
+"""
+
+# Identify the contract row, not the node.
+_ROW_FIELDS = ("event_name", "payload_version")
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _node_json(node: ContractNode) -> str:
+    data = {
+        f.name: list(value) if isinstance(value, tuple) else value
+        for f in fields(node)
+        if f.name not in _ROW_FIELDS
+        and (value := getattr(node, f.name)) is not None
+        and not (f.name == "required" and value is False)
+    }
+    return json.dumps(data, ensure_ascii=False)
+
+
+def render_sql(registry: EventRegistry) -> str:
+    """The complete contents of sql/payload_contracts.sql for `registry`."""
+    by_event: dict[str, list[ContractNode]] = {}
+    for node in contract_nodes(registry):
+        by_event.setdefault(node.event_name, []).append(node)
+    lines = [HEADER, "DELETE FROM payload_contracts;"]
+    for spec in registry:
+        nodes = ",\n".join("    " + _node_json(node) for node in by_event[spec.name])
+        lines += [
+            "",
+            f"-- {spec.name}, version {spec.payload_version}: {spec.payload_type.__qualname__}",
+            "INSERT INTO payload_contracts (event_name, payload_version, nodes)",
+            f"VALUES ({_quote(spec.name)}, {spec.payload_version}, payload_nodes(",
+            _quote("[\n" + nodes + "\n]") + "));",
+        ]
+    return "\n".join(lines) + "\n"

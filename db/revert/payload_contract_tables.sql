@@ -1,0 +1,2 @@
+DROP TABLE payload_contracts;
+DROP TYPE payload_contract_node;
