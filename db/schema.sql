@@ -247,12 +247,10 @@ BEGIN
         RETURN;
     END IF;
 
-    -- Only allow-listed tracing keys are ever stored.
+    -- Only allow-listed tracing keys are ever stored (the SDK's list, sql/payload_contracts.sql).
     v_trace := '{}';
     IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
-        SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
-        FROM jsonb_each_text(p_trace) e
-        WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+        v_trace := queue_trace_filter(p_trace);
     END IF;
 
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
@@ -1560,6 +1558,20 @@ $$;
 
 
 --
+-- Name: queue_trace_filter(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_trace_filter(p_trace jsonb) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
+    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
+    WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
+$$;
+
+
+--
 -- Name: queue_wake(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2644,6 +2656,13 @@ GRANT ALL ON FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_
 --
 
 REVOKE ALL ON FUNCTION public.queue_session_alive(p_pid integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_trace_filter(p_trace jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_trace_filter(p_trace jsonb) FROM PUBLIC;
 
 
 --

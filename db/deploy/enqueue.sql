@@ -101,12 +101,10 @@ BEGIN
         RETURN;
     END IF;
 
-    -- Only allow-listed tracing keys are ever stored.
+    -- Only allow-listed tracing keys are ever stored (the SDK's list, sql/payload_contracts.sql).
     v_trace := '{}';
     IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
-        SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}') INTO v_trace
-        FROM jsonb_each_text(p_trace) e
-        WHERE lower(e.key) IN ('traceparent', 'tracestate', 'sentry-trace', 'baggage', 'x-request-id');
+        v_trace := queue_trace_filter(p_trace);
     END IF;
 
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)

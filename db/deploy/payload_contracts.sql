@@ -1,8 +1,21 @@
--- Payload contracts, generated from the SDK's payload types (genji_sdk.registry REGISTRY).
--- Do not edit: change the payload types, then run `just payload-contracts`.
+-- Payload contracts, generated from the SDK's payload types (genji_sdk.registry REGISTRY), and
+-- the tracing headers a job may carry (genji_sdk.envelope).
+-- Do not edit: change the payload types or the allow-list, then run `just payload-contracts`.
 -- Each run replaces every contract; sql/payload_check.sql reads them on every enqueue.
 -- One JSON object per node (fields of payload_contract_node); a constraint applies only to
 -- values of its own JSON type, and a field left out is NULL, which means no constraint.
+
+-- Only these tracing headers are stored with a job: lower-cased keys, values cut to
+-- 512 characters (genji_sdk.envelope TRACE_ALLOWLIST, TRACE_VALUE_MAX_CHARS).
+CREATE OR REPLACE FUNCTION queue_trace_filter(p_trace jsonb) RETURNS jsonb
+LANGUAGE sql
+IMMUTABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
+    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
+    WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
+$$;
 
 DELETE FROM payload_contracts;
 

@@ -35,6 +35,7 @@ INTERNAL = {
     "payload_fast_predicate": "builds the contract's jsonpath",
     "payload_fast_check": "the contract table's generated jsonpath column",
     "payload_walk_problem": "part of payload_problem",
+    "queue_trace_filter": "enqueue_job's trace allow-list, generated from the SDK's",
 }
 
 # Writes sql/payload_contracts.sql (SQL text for a migration), rather than calling functions.

@@ -6,13 +6,15 @@ import json
 from dataclasses import fields
 
 from genji_sdk.contracts.model import ContractNode, contract_nodes
+from genji_sdk.envelope import TRACE_ALLOWLIST, TRACE_VALUE_MAX_CHARS
 from genji_sdk.registry import EventRegistry
 
 __all__ = ("render_sql",)
 
 HEADER = """\
--- Payload contracts, generated from the SDK's payload types (genji_sdk.registry REGISTRY).
--- Do not edit: change the payload types, then run `just payload-contracts`.
+-- Payload contracts, generated from the SDK's payload types (genji_sdk.registry REGISTRY), and
+-- the tracing headers a job may carry (genji_sdk.envelope).
+-- Do not edit: change the payload types or the allow-list, then run `just payload-contracts`.
 -- Each run replaces every contract; sql/payload_check.sql reads them on every enqueue.
 -- One JSON object per node (fields of payload_contract_node); a constraint applies only to
 -- values of its own JSON type, and a field left out is NULL, which means no constraint.
@@ -37,12 +39,28 @@ def _node_json(node: ContractNode) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
+def _trace_filter() -> str:
+    names = ", ".join(_quote(name) for name in sorted(TRACE_ALLOWLIST))
+    return f"""
+-- Only these tracing headers are stored with a job: lower-cased keys, values cut to
+-- {TRACE_VALUE_MAX_CHARS} characters (genji_sdk.envelope TRACE_ALLOWLIST, TRACE_VALUE_MAX_CHARS).
+CREATE OR REPLACE FUNCTION queue_trace_filter(p_trace jsonb) RETURNS jsonb
+LANGUAGE sql
+IMMUTABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, {TRACE_VALUE_MAX_CHARS})), '{{}}')
+    FROM jsonb_each_text(coalesce(p_trace, '{{}}')) e
+    WHERE lower(e.key) IN ({names});
+$$;"""
+
+
 def render_sql(registry: EventRegistry) -> str:
     """The complete contents of sql/payload_contracts.sql for `registry`."""
     by_event: dict[str, list[ContractNode]] = {}
     for node in contract_nodes(registry):
         by_event.setdefault(node.event_name, []).append(node)
-    lines = [HEADER, "DELETE FROM payload_contracts;"]
+    lines = [HEADER + _trace_filter(), "", "DELETE FROM payload_contracts;"]
     for spec in registry:
         nodes = ",\n".join("    " + _node_json(node) for node in by_event[spec.name])
         lines += [
