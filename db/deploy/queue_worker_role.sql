@@ -19,6 +19,9 @@ $$;
 -- no execution of application functions.
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
+-- Nor table or sequence access a legacy database may have granted to every role.
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC;
 -- Global form: a per-schema default cannot take back what PUBLIC is granted globally. Every
 -- function change comes after this one, so no queue function is ever executable by PUBLIC.
 ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;

@@ -11,6 +11,8 @@ REVOKE SELECT ON pgqueuer FROM genjishimada_queue_worker;
 REVOKE USAGE ON SCHEMA public FROM genjishimada_queue_worker;
 ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON FUNCTIONS TO PUBLIC;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO PUBLIC;
+-- Table and sequence grants to PUBLIC are not handed back either: a fresh database has none,
+-- and a legacy database's were a hole the upgrade closed.
 -- CREATE on schema public is not handed back to PUBLIC: since PostgreSQL 15 PUBLIC never has it
 -- on a new database, so the deploy's revoke changed nothing, and on an older schema re-granting
 -- it would reopen what the hardening closed.

@@ -61,6 +61,8 @@ async def _upgrade_seeded_legacy_database(dsn: str) -> list[UUID]:
         await conn.execute(
             "INSERT INTO processed_messages (idempotency_key) VALUES ('map:submit:1')"
         )
+        # Some legacy databases opened their tables to every role; the upgrade takes that back.
+        await conn.execute("GRANT ALL ON jobs, processed_messages TO PUBLIC")
     finally:
         await conn.close()
     assert apply_plan(dsn) == PLAN[1:]
