@@ -1063,10 +1063,10 @@ CREATE TABLE public.pgqueuer (
 
 
 --
--- Name: queue_claim(uuid, text[], integer, integer); Type: FUNCTION; Schema: public; Owner: -
+-- Name: queue_claim(uuid, text[], integer, integer, interval); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer) RETURNS SETOF public.pgqueuer
+CREATE FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval) RETURNS TABLE(job public.pgqueuer, retry_generation integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -1075,6 +1075,8 @@ DECLARE
     v_names    text[];
     v_room     integer;
     v_claimed  pgqueuer[];
+    v_row      pgqueuer;
+    v_gate     record;
 BEGIN
     IF p_manager IS NULL OR p_batch IS NULL OR p_batch < 1 THEN
         RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
@@ -1129,7 +1131,21 @@ BEGIN
         -- Another worker started this entrypoint's one running job at the same moment.
         RETURN;
     END;
-    RETURN QUERY SELECT * FROM unnest(v_claimed);
+    FOREACH v_row IN ARRAY coalesce(v_claimed, '{}') LOOP
+        BEGIN
+            SELECT b.decision, b.retry_generation INTO v_gate
+            FROM queue_begin(v_row.id, p_manager, v_row.updated, p_wait) b;
+        EXCEPTION WHEN OTHERS THEN
+            PERFORM queue_hold(v_row.id, p_manager, v_row.updated, jsonb_build_object(
+                'exception_type', 'GateFailed', 'exception_message', SQLERRM));
+            CONTINUE;
+        END;
+        IF v_gate.decision = 'run' THEN
+            job := v_row;
+            retry_generation := v_gate.retry_generation;
+            RETURN NEXT;
+        END IF;
+    END LOOP;
 END
 $$;
 
@@ -2542,7 +2558,6 @@ REVOKE ALL ON FUNCTION public.payload_walk_problem(p_event_name text, p_version 
 --
 
 REVOKE ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.queue_begin(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone, p_wait interval) TO genjishimada_queue_worker;
 
 
 --
@@ -2553,11 +2568,11 @@ GRANT SELECT ON TABLE public.pgqueuer TO genjishimada_queue_worker;
 
 
 --
--- Name: FUNCTION queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer) TO genjishimada_queue_worker;
+REVOKE ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval) TO genjishimada_queue_worker;
 
 
 --

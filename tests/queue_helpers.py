@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -54,5 +55,33 @@ async def claim_next(
     conn: asyncpg.Connection, manager: UUID, entrypoint: str = XP_EVENT
 ) -> Job | None:
     """Claim the next ready (or stale) job the way workers do."""
-    rows = await queue_claim(conn, manager, [entrypoint], 1, 2)
-    return Job.model_validate(rows[0]) if rows else None
+    claimed = await queue_claim(conn, manager, [entrypoint], 1, 2, timedelta(milliseconds=200))
+    return Job.model_validate(claimed[0].row) if claimed else None
+
+
+UNGATED_CLAIM = """
+WITH next AS (
+    SELECT q.id FROM pgqueuer q
+    WHERE q.entrypoint = $2
+      AND ((q.status = 'queued' AND q.execute_after <= now())
+           OR (q.status = 'picked' AND q.heartbeat < now() - interval '1 minute'))
+    ORDER BY q.id LIMIT 1
+), claimed AS (
+    UPDATE pgqueuer q SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = $1
+    FROM next WHERE q.id = next.id
+    RETURNING q.*
+), logged AS (
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+    SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
+)
+SELECT * FROM claimed
+"""
+
+
+async def claim_ungated(
+    conn: asyncpg.Connection, manager: UUID, entrypoint: str = XP_EVENT
+) -> Job | None:
+    """A claim as queue_claim writes it, before the start gate runs: lets gate tests call
+    queue_begin on a claim themselves (queue_claim always gates what it claims)."""
+    row = await conn.fetchrow(UNGATED_CLAIM, manager, entrypoint)
+    return Job.model_validate(dict(row)) if row else None

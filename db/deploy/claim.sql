@@ -4,13 +4,19 @@
 -- claim history queue_begin counts reclaims from cannot be forged. PGQueuer's QueueManager
 -- runs on it through the worker's adapter.
 --
+-- Each claimed job passes the start gate (queue_begin, with p_wait) in the same transaction:
+-- only jobs that may run now are returned, with their retry generation; deferred and held
+-- ones were written back by the gate. A gate that fails holds its job as GateFailed instead
+-- of failing the claim, so one bad job cannot stop a worker from claiming.
+--
 -- An entrypoint runs at most one job at a time across every worker (the unique index
 -- pgqueuer_one_running_per_entrypoint): a claim that would start a second one claims nothing.
 -- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
 -- only; other events in p_entrypoints are ignored for it.
 CREATE OR REPLACE FUNCTION queue_claim(
-    p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer
-) RETURNS SETOF pgqueuer
+    p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
+    p_wait interval
+) RETURNS TABLE (job pgqueuer, retry_generation integer)
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = public, pg_temp
@@ -20,6 +26,8 @@ DECLARE
     v_names    text[];
     v_room     integer;
     v_claimed  pgqueuer[];
+    v_row      pgqueuer;
+    v_gate     record;
 BEGIN
     IF p_manager IS NULL OR p_batch IS NULL OR p_batch < 1 THEN
         RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
@@ -74,6 +82,20 @@ BEGIN
         -- Another worker started this entrypoint's one running job at the same moment.
         RETURN;
     END;
-    RETURN QUERY SELECT * FROM unnest(v_claimed);
+    FOREACH v_row IN ARRAY coalesce(v_claimed, '{}') LOOP
+        BEGIN
+            SELECT b.decision, b.retry_generation INTO v_gate
+            FROM queue_begin(v_row.id, p_manager, v_row.updated, p_wait) b;
+        EXCEPTION WHEN OTHERS THEN
+            PERFORM queue_hold(v_row.id, p_manager, v_row.updated, jsonb_build_object(
+                'exception_type', 'GateFailed', 'exception_message', SQLERRM));
+            CONTINUE;
+        END;
+        IF v_gate.decision = 'run' THEN
+            job := v_row;
+            retry_generation := v_gate.retry_generation;
+            RETURN NEXT;
+        END IF;
+    END LOOP;
 END
 $$;

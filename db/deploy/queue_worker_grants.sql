@@ -2,8 +2,7 @@
 -- Any other function stays out of its reach (queue_worker_role took EXECUTE away from PUBLIC).
 GRANT EXECUTE ON FUNCTION
     queue_config(),
-    queue_claim(uuid, text[], integer, integer),
-    queue_begin(bigint, uuid, timestamptz, interval),
+    queue_claim(uuid, text[], integer, integer, interval),
     queue_complete(bigint, uuid, timestamptz),
     queue_heartbeat(bigint[], uuid[], timestamptz[]),
     queue_release(bigint, uuid, timestamptz, text),

@@ -1,1 +1,1 @@
-DROP FUNCTION queue_claim(uuid, text[], integer, integer);
+DROP FUNCTION queue_claim(uuid, text[], integer, integer, interval);

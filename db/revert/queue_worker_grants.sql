@@ -1,7 +1,6 @@
 REVOKE EXECUTE ON FUNCTION
     queue_config(),
-    queue_claim(uuid, text[], integer, integer),
-    queue_begin(bigint, uuid, timestamptz, interval),
+    queue_claim(uuid, text[], integer, integer, interval),
     queue_complete(bigint, uuid, timestamptz),
     queue_heartbeat(bigint[], uuid[], timestamptz[]),
     queue_release(bigint, uuid, timestamptz, text),

@@ -1,1 +1,1 @@
-SELECT 'queue_claim(uuid, text[], integer, integer)'::regprocedure;
+SELECT 'queue_claim(uuid, text[], integer, integer, interval)'::regprocedure;

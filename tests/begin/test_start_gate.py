@@ -10,7 +10,7 @@ from genji_api.queue.enqueue import enqueue_job
 from genji_queue.begin import queue_begin
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, sample_json, xp_payload
+from queue_helpers import XP_EVENT, claim_ungated, enqueue_xp, sample_json, xp_payload
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -23,7 +23,7 @@ async def _begin(conn: asyncpg.Connection, job: Job) -> str:
 
 
 async def _claim(conn: asyncpg.Connection, entrypoint: str = XP_EVENT) -> Job:
-    job = await claim_next(conn, uuid4(), entrypoint)
+    job = await claim_ungated(conn, uuid4(), entrypoint)
     assert job is not None
     return job
 
@@ -53,7 +53,7 @@ async def test_q08_a_stale_claim_is_lost_and_changes_nothing(connect: Connect) -
     await enqueue_xp(conn, "xp:1")
     stale = await _claim(conn)
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
-    await claim_next(conn, uuid4())
+    await claim_ungated(conn, uuid4())
     assert await _begin(conn, stale) == "lost"
 
 

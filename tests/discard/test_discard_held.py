@@ -11,7 +11,7 @@ import pytest
 from genji_queue.begin import queue_begin
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import claim_next, enqueue_xp, queue_row
+from queue_helpers import claim_ungated, enqueue_xp, queue_row
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -24,7 +24,7 @@ WAIT = timedelta(milliseconds=200)
 
 
 async def _claim(conn: asyncpg.Connection) -> Job:
-    job = await claim_next(conn, uuid4())
+    job = await claim_ungated(conn, uuid4())
     assert job is not None
     return job
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.queue
 async def test_metrics_count_every_state_and_worker_liveness(connect: Connect) -> None:
     conn, worker = await connect(), await connect("worker")
     for n in range(4):
-        await enqueue_xp(conn, f"xp:{n}", grant_id=n)
+        await enqueue_xp(conn, f"xp:{n}", grant_id=n, user_id=n + 1)  # one entity each
     held = await claim_next(conn, uuid4())
     assert held is not None
     await conn.execute(

@@ -8,7 +8,7 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
-from genji_queue.begin import queue_begin
+from genji_queue.begin import Begin, queue_begin
 from genji_queue.claim import queue_claim
 from genji_queue.workers import queue_worker_beat, queue_worker_stopped
 from genji_worker.claims import claim_of
@@ -106,6 +106,9 @@ async def test_q15_the_crash_loop_cap_is_not_the_callers(connect: Connect) -> No
         await worker.execute(
             "SELECT queue_begin(1, gen_random_uuid(), now(), 1000, interval '1 second')"
         )
+    # The start gate runs inside queue_claim; the worker cannot skip or call it on its own.
+    with pytest.raises(asyncpg.InsufficientPrivilegeError):
+        await worker.execute("SELECT queue_begin(1, gen_random_uuid(), now(), interval '1 second')")
 
 
 async def test_q15_worker_claims_bot_jobs_only(connect: Connect) -> None:
@@ -115,8 +118,8 @@ async def test_q15_worker_claims_bot_jobs_only(connect: Connect) -> None:
     )
     await enqueue_xp(owner, "xp:1")
     worker = await connect("worker")
-    claimed = await queue_claim(worker, uuid4(), [OCR_EVENT, XP_EVENT], 5, 5)
-    assert [row["entrypoint"] for row in claimed] == [XP_EVENT]
+    claimed = await queue_claim(worker, uuid4(), [OCR_EVENT, XP_EVENT], 5, 5, WAIT)
+    assert [c.row["entrypoint"] for c in claimed] == [XP_EVENT]
     ocr_row = await owner.fetchrow(
         "SELECT q.status::text, q.queue_manager_id FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
         ocr,
@@ -128,13 +131,14 @@ async def test_q15_worker_cannot_take_over_a_live_claim_early(connect: Connect) 
     owner = await connect()
     await enqueue_xp(owner, "xp:1")
     honest = await connect("worker")
-    first = await queue_claim(honest, uuid4(), [XP_EVENT], 1, 2)
-    assert len(first) == 1
+    first = await queue_claim(honest, uuid4(), [XP_EVENT], 1, 2, WAIT)
+    assert len(first) == 1  # gated and allowed to run
     rogue = await connect("worker")
-    assert await queue_claim(rogue, uuid4(), [XP_EVENT], 1, 2) == []
-    # The honest claim runs: forged history cannot make it look like a crash loop.
-    decision = await queue_begin(honest, claim_of(Job.model_validate(first[0])), WAIT)
-    assert decision.decision == "run"
+    assert await queue_claim(rogue, uuid4(), [XP_EVENT], 1, 2, WAIT) == []
+    # The honest claim still holds: the rogue's attempt neither took it nor counted as a crash.
+    assert await queue_begin(owner, claim_of(Job.model_validate(first[0].row)), WAIT) == Begin(
+        "run", 0, 0
+    )
 
 
 async def test_q15_liveness_rows_belong_to_their_session(connect: Connect) -> None:

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
 from genji_queue.calls import Session, sql_call
 
-_CLAIM = sql_call("queue_claim", "SELECT * FROM queue_claim($1, $2, $3, $4)")
+_CLAIM = sql_call(
+    "queue_claim", "SELECT job, retry_generation FROM queue_claim($1, $2, $3, $4, $5)"
+)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    row: dict[str, Any]
+    """The claimed pgqueuer row; (id, queue_manager_id, updated) is the claim token."""
+    retry_generation: int
+    """For the handler's context: operator retries the job has had."""
 
 
 async def queue_claim(
@@ -17,7 +29,9 @@ async def queue_claim(
     entrypoints: Sequence[str],
     batch: int,
     worker_limit: int | None,
-) -> list[dict[str, Any]]:
-    """Claim up to `batch` jobs for `manager`; returns the claimed pgqueuer rows."""
-    rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit)
-    return [dict(row) for row in rows]
+    wait: timedelta,
+) -> list[Claimed]:
+    """Claim up to `batch` jobs for `manager` and pass each through the start gate (waits of
+    `wait`, doubling); returns the ones that may run now."""
+    rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit, wait)
+    return [Claimed(dict(row["job"]), row["retry_generation"]) for row in rows]

@@ -4,8 +4,9 @@ PGQueuer still schedules work, runs executions, buffers their results and heartb
 adapter changes how 1.1.1 talks to the database:
 
 - claims go through queue_claim, which writes the claim log itself, starts at most one
-  running job per entrypoint across all workers, and judges stale heartbeats by the
-  database's threshold;
+  running job per entrypoint across all workers, judges stale heartbeats by the database's
+  threshold, and passes each job through the start gate (queue_begin) in the same transaction,
+  returning only the jobs that may run now;
 - every terminal, retry and heartbeat write goes through a fenced SQL function keyed by the
   claim token, so a stale owner changes nothing;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
@@ -53,6 +54,10 @@ class FencedQueries(Queries):
     """Claims whose outcome the executor already wrote; PGQueuer's later log write is skipped."""
     paused_until: float = 0.0
     """While monotonic time is before this, no new work is claimed (dependency outage)."""
+    gate_wait: timedelta = timedelta(seconds=2)
+    """First re-check delay of a job the start gate defers (WorkerSettings.dependency_wait)."""
+    generations: dict[int, int] = dataclasses.field(default_factory=dict)
+    """Retry generation of each claimed job, as the start gate read it."""
 
     async def dequeue(
         self,
@@ -65,17 +70,25 @@ class FencedQueries(Queries):
         # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
         if time.monotonic() < self.paused_until:
             return []
-        rows = await queue_claim(
-            self.driver, queue_manager_id, list(entrypoints), batch_size, global_concurrency_limit
+        claimed = await queue_claim(
+            self.driver,
+            queue_manager_id,
+            list(entrypoints),
+            batch_size,
+            global_concurrency_limit,
+            self.gate_wait,
         )
-        jobs = [Job.model_validate(row) for row in rows]
-        for job in jobs:
+        jobs = []
+        for each in claimed:
+            job = Job.model_validate(each.row)
             earlier = self.claims.get(job.id)
             if earlier is not None:
                 # Our own execution missed its heartbeats and the job was reclaimed (by us):
                 # the earlier run must stop, its writes are fenced out already.
                 self.on_lost(earlier)
             self.claims[job.id] = claim_of(job)
+            self.generations[job.id] = each.retry_generation
+            jobs.append(job)
         return jobs
 
     async def next_deferred_eta(self, entrypoints: list[str]) -> timedelta | None:
@@ -94,6 +107,7 @@ class FencedQueries(Queries):
     def forget(self, claim: ClaimToken) -> None:
         if self.claims.get(claim.queue_job_id) == claim:
             del self.claims[claim.queue_job_id]
+            self.generations.pop(claim.queue_job_id, None)
 
     async def log_jobs(self, job_status: list[tuple[Job, str, TracebackRecord | None]]) -> None:
         for job, status, traceback in job_status:

@@ -1,8 +1,8 @@
 """The per-job failure policy PGQueuer runs for each claimed job.
 
-Order of one execution: the start gate (queue_begin: stale claim, reclaim limit, dependency and
-entity ordering), payload decoding (malformed or unsupported payloads are held), the handler
-under its deadline, then classification of what went wrong:
+Order of one execution (the start gate, queue_begin, already ran inside queue_claim: reclaim
+limit, dependency and entity ordering): payload decoding (malformed or unsupported payloads are
+held), the handler under its deadline, then classification of what went wrong:
 
 - ordinary exceptions and timeouts consume the failure budget (queue_fail: retry schedule,
   then hold);
@@ -28,7 +28,6 @@ from typing import Any
 
 import asyncpg
 import msgspec
-from genji_queue.begin import queue_begin
 from genji_queue.errors import QueueError
 from genji_queue.hold import queue_hold
 from genji_queue.release import queue_release
@@ -104,13 +103,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             self.running.pop(claim, None)
 
     async def _execute(self, job: Job, claim: ClaimToken) -> None:
-        gate = await queue_begin(self.queries.driver, claim, self.settings.dependency_wait)
-        if gate.decision != "run":
-            if gate.decision == "held":
-                log.error("job %s held before running (see its error summary)", job.id)
-            self.queries.settle(claim)
-            return
-
+        # queue_claim already passed this job through the start gate.
         try:
             envelope = decode_envelope(job.payload or b"")
             if envelope.event_name != job.entrypoint:
@@ -132,7 +125,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             event_name=envelope.event_name,
             event_key=envelope.event_key,
             attempt=job.attempts + 1,
-            retry_generation=gate.retry_generation or 0,
+            retry_generation=self.queries.generations.get(job.id, 0),
             claim=claim,
             trace=envelope.trace,
         )

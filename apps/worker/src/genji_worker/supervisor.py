@@ -112,7 +112,7 @@ class QueueSupervisor:
 
     async def _session(self, conn: asyncpg.Connection) -> None:
         driver = DeadlineDriver(conn, self.settings.command_timeout)
-        queries = FencedQueries(driver)
+        queries = FencedQueries(driver, gate_wait=self.settings.dependency_wait)
         queries.on_lost = self._cancel_execution
         self.outages.queries = queries
         manager = QueueManager(queries)
