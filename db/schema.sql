@@ -1086,10 +1086,10 @@ BEGIN
     SELECT array_agg(t.event_name) INTO v_names
     FROM queue_event_types t
     WHERE t.event_name = ANY (p_entrypoints)
-      AND (t.owner = 'bot' OR session_user <> 'genjishimada_queue_worker');
+      AND (t.owner = 'bot' OR NOT queue_session_is_worker());
     SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) INTO v_room
     FROM pgqueuer q WHERE q.queue_manager_id = p_manager AND q.status = 'picked';
-    IF v_names IS NULL OR v_room < 1 THEN
+    IF v_names IS NULL OR v_room < 1 OR NOT queue_may_act_for(p_manager) THEN
         RETURN;
     END IF;
 
@@ -1161,6 +1161,9 @@ CREATE FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at 
 DECLARE
     v_row pgqueuer;
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     DELETE FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
       AND q.status = 'picked'
@@ -1296,6 +1299,9 @@ CREATE FUNCTION public.queue_fail(p_id bigint, p_manager uuid, p_claimed_at time
 DECLARE
     v_failures integer;
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN 'lost';
+    END IF;
     PERFORM 1 FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
       AND q.status = 'picked'
@@ -1329,7 +1335,7 @@ CREATE FUNCTION public.queue_heartbeat(p_ids bigint[], p_managers uuid[], p_clai
         UPDATE pgqueuer q SET heartbeat = now()
         FROM claims c
         WHERE q.id = c.id AND q.queue_manager_id = c.manager AND q.updated = c.claimed_at
-          AND q.status = 'picked'
+          AND q.status = 'picked' AND queue_may_act_for(c.manager)
         RETURNING q.id, q.queue_manager_id, q.updated
     )
     SELECT c.id FROM claims c
@@ -1350,6 +1356,9 @@ DECLARE
     v_row   pgqueuer;
     v_error jsonb := queue_error_summary(p_error);
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     UPDATE pgqueuer q
     SET status = 'failed', queue_manager_id = NULL, updated = now()
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
@@ -1368,6 +1377,21 @@ BEGIN
     WHERE j.queue_job_id = p_id;
     RETURN true;
 END
+$$;
+
+
+--
+-- Name: queue_may_act_for(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_may_act_for(p_manager uuid) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT NOT queue_session_is_worker() OR EXISTS (
+        SELECT 1 FROM queue_workers w
+        WHERE w.manager_id = p_manager
+          AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid)));
 $$;
 
 
@@ -1464,6 +1488,9 @@ CREATE FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claimed_at t
 DECLARE
     v_row pgqueuer;
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     UPDATE pgqueuer q
     SET status = 'queued', queue_manager_id = NULL, updated = now(), execute_after = now()
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
@@ -1537,6 +1564,9 @@ DECLARE
     v_row   pgqueuer;
     v_error jsonb := queue_error_summary(p_error);
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     UPDATE pgqueuer q
     SET status = 'queued', queue_manager_id = NULL, updated = now(),
         execute_after = now() + greatest(p_delay, interval '0'), attempts = q.attempts + 1
@@ -1570,6 +1600,20 @@ CREATE FUNCTION public.queue_session_alive(p_pid integer) RETURNS boolean
     SET search_path TO 'public', 'pg_temp'
     AS $$
     SELECT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p_pid);
+$$;
+
+
+--
+-- Name: queue_session_is_worker(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_session_is_worker() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT EXISTS (SELECT 1 FROM pg_roles r
+                   WHERE r.rolname = session_user AND NOT r.rolsuper
+                     AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
 $$;
 
 
@@ -1616,7 +1660,7 @@ CREATE FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host te
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF p_owner = 'api' AND session_user = 'genjishimada_queue_worker' THEN
+    IF p_owner = 'api' AND queue_session_is_worker() THEN
         RAISE EXCEPTION 'the queue worker login runs bot workers only' USING ERRCODE = '42501';
     END IF;
     INSERT INTO queue_workers AS w (manager_id, owner, host, pid, backend_pid)
@@ -2630,6 +2674,13 @@ GRANT ALL ON FUNCTION public.queue_hold(p_id bigint, p_manager uuid, p_claimed_a
 
 
 --
+-- Name: FUNCTION queue_may_act_for(p_manager uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_may_act_for(p_manager uuid) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION queue_metrics(p_alive_within interval); Type: ACL; Schema: public; Owner: -
 --
 
@@ -2671,6 +2722,13 @@ GRANT ALL ON FUNCTION public.queue_retry(p_id bigint, p_manager uuid, p_claimed_
 --
 
 REVOKE ALL ON FUNCTION public.queue_session_alive(p_pid integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_session_is_worker(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_session_is_worker() FROM PUBLIC;
 
 
 --

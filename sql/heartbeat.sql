@@ -13,7 +13,7 @@ AS $$
         UPDATE pgqueuer q SET heartbeat = now()
         FROM claims c
         WHERE q.id = c.id AND q.queue_manager_id = c.manager AND q.updated = c.claimed_at
-          AND q.status = 'picked'
+          AND q.status = 'picked' AND queue_may_act_for(c.manager)
         RETURNING q.id, q.queue_manager_id, q.updated
     )
     SELECT c.id FROM claims c

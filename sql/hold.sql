@@ -12,6 +12,9 @@ DECLARE
     v_row   pgqueuer;
     v_error jsonb := queue_error_summary(p_error);
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     UPDATE pgqueuer q
     SET status = 'failed', queue_manager_id = NULL, updated = now()
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at

@@ -10,6 +10,7 @@ import asyncpg
 import msgspec
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.claim import queue_claim
+from genji_queue.workers import queue_worker_beat
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
 from payload_samples import SAMPLES
@@ -85,3 +86,10 @@ async def claim_ungated(
     queue_begin on a claim themselves (queue_claim always gates what it claims)."""
     row = await conn.fetchrow(UNGATED_CLAIM, manager, entrypoint)
     return Job.model_validate(dict(row)) if row else None
+
+
+async def register_worker(conn: asyncpg.Connection, manager: UUID) -> UUID:
+    """Register `manager` as this session's, as a worker does before it claims (a worker
+    session may use only the claims of managers it registered)."""
+    assert await queue_worker_beat(conn, manager, "bot", "test-host", 1)
+    return manager

@@ -12,7 +12,8 @@
 -- An entrypoint runs at most one job at a time across every worker (the unique index
 -- pgqueuer_one_running_per_entrypoint): a claim that would start a second one claims nothing.
 -- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
--- only; other events in p_entrypoints are ignored for it.
+-- only (other events in p_entrypoints are ignored for it), and only for a manager its own
+-- session registered (queue_may_act_for).
 CREATE OR REPLACE FUNCTION queue_claim(
     p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
     p_wait interval
@@ -37,10 +38,10 @@ BEGIN
     SELECT array_agg(t.event_name) INTO v_names
     FROM queue_event_types t
     WHERE t.event_name = ANY (p_entrypoints)
-      AND (t.owner = 'bot' OR session_user <> 'genjishimada_queue_worker');
+      AND (t.owner = 'bot' OR NOT queue_session_is_worker());
     SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) INTO v_room
     FROM pgqueuer q WHERE q.queue_manager_id = p_manager AND q.status = 'picked';
-    IF v_names IS NULL OR v_room < 1 THEN
+    IF v_names IS NULL OR v_room < 1 OR NOT queue_may_act_for(p_manager) THEN
         RETURN;
     END IF;
 

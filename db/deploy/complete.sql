@@ -1,7 +1,8 @@
--- Fenced queue writes. A claim is (queue job id, queue_manager_id, updated-at-claim): PGQueuer
--- sets `updated` when it claims a row and heartbeats never touch it, so a stale owner's token
--- stops matching the moment another worker reclaims the job. Every write here changes nothing
--- for a stale token and reports that with false (or, for heartbeats, the lost ids).
+-- Fenced queue writes. A claim is (queue job id, queue_manager_id, updated-at-claim):
+-- queue_claim sets `updated` when it claims a row and heartbeats never touch it, so a stale
+-- owner's token stops matching the moment another worker reclaims the job. Every write here
+-- changes nothing for a stale token, or for a token of a manager the calling worker session did
+-- not register (queue_may_act_for), and reports that with false (for heartbeats, the lost ids).
 
 CREATE OR REPLACE FUNCTION queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamptz)
 RETURNS boolean
@@ -12,6 +13,9 @@ AS $$
 DECLARE
     v_row pgqueuer;
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     DELETE FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
       AND q.status = 'picked'

@@ -10,6 +10,9 @@ AS $$
 DECLARE
     v_row pgqueuer;
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     UPDATE pgqueuer q
     SET status = 'queued', queue_manager_id = NULL, updated = now(), execute_after = now()
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at

@@ -16,6 +16,9 @@ DECLARE
     v_row   pgqueuer;
     v_error jsonb := queue_error_summary(p_error);
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN false;
+    END IF;
     UPDATE pgqueuer q
     SET status = 'queued', queue_manager_id = NULL, updated = now(),
         execute_after = now() + greatest(p_delay, interval '0'), attempts = q.attempts + 1
@@ -52,6 +55,9 @@ AS $$
 DECLARE
     v_failures integer;
 BEGIN
+    IF NOT queue_may_act_for(p_manager) THEN
+        RETURN 'lost';
+    END IF;
     PERFORM 1 FROM pgqueuer q
     WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
       AND q.status = 'picked'

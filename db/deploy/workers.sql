@@ -22,7 +22,7 @@ SECURITY DEFINER
 SET search_path = public, pg_temp
 AS $$
 BEGIN
-    IF p_owner = 'api' AND session_user = 'genjishimada_queue_worker' THEN
+    IF p_owner = 'api' AND queue_session_is_worker() THEN
         RAISE EXCEPTION 'the queue worker login runs bot workers only' USING ERRCODE = '42501';
     END IF;
     INSERT INTO queue_workers AS w (manager_id, owner, host, pid, backend_pid)
@@ -61,4 +61,31 @@ STABLE
 SET search_path = public, pg_temp
 AS $$
     SELECT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p_pid);
+$$;
+
+-- Whether this session logged in as (a member of) the bot's queue-only worker role.
+CREATE OR REPLACE FUNCTION queue_session_is_worker() RETURNS boolean
+LANGUAGE sql
+STABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT EXISTS (SELECT 1 FROM pg_roles r
+                   WHERE r.rolname = session_user AND NOT r.rolsuper
+                     AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
+$$;
+
+-- Whether this session may act for queue manager p_manager: any session of the owner; for
+-- the worker login, only the session that registered the manager (queue_worker_beat), or any
+-- once that session has ended (a reconnected worker returning the claims of its previous
+-- connection). Claim tokens are readable by every worker session, so the token alone does not
+-- make a claim the caller's.
+CREATE OR REPLACE FUNCTION queue_may_act_for(p_manager uuid) RETURNS boolean
+LANGUAGE sql
+STABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT NOT queue_session_is_worker() OR EXISTS (
+        SELECT 1 FROM queue_workers w
+        WHERE w.manager_id = p_manager
+          AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid)));
 $$;

@@ -2,13 +2,13 @@
 
 import asyncio
 from datetime import timedelta
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 from genji_worker.claims import FencedQueries
 from genji_worker.driver import DeadlineDriver
 from pgqueuer.ports.repository import EntrypointExecutionParameter
-from queue_helpers import XP_EVENT, enqueue_xp
+from queue_helpers import XP_EVENT, enqueue_xp, register_worker
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -23,7 +23,8 @@ async def test_q08_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(
     workers = []
     for _ in range(2):
         conn = await connect("worker")
-        workers.append(FencedQueries(DeadlineDriver(conn, timedelta(seconds=5), lambda: None)))
+        manager = await register_worker(conn, uuid4())
+        workers.append((FencedQueries(DeadlineDriver(conn, timedelta(seconds=5))), manager))
 
     for trial in range(40):
         await owner.execute("DELETE FROM pgqueuer")
@@ -31,12 +32,14 @@ async def test_q08_two_concurrent_dequeuers_never_overshoot_a_limit_of_one(
             await enqueue_xp(owner, f"xp:{trial}:{n}", grant_id=trial * 2 + n)
         barrier = asyncio.Barrier(2)
 
-        async def claim(queries: FencedQueries, barrier: asyncio.Barrier = barrier) -> int:
+        async def claim(
+            queries: FencedQueries, manager: UUID, barrier: asyncio.Barrier = barrier
+        ) -> int:
             await barrier.wait()
-            jobs = await queries.dequeue(1, LIMIT_ONE, uuid4(), 2, timedelta(seconds=60))
+            jobs = await queries.dequeue(1, LIMIT_ONE, manager, 2, timedelta(seconds=60))
             return len(jobs)
 
-        claimed = await asyncio.gather(*(claim(q) for q in workers))
+        claimed = await asyncio.gather(*(claim(q, m) for q, m in workers))
         assert sum(claimed) == 1, f"trial {trial}: {claimed}"
         assert await owner.fetchval("SELECT count(*) FROM pgqueuer WHERE status = 'picked'") == 1
 
@@ -50,7 +53,7 @@ async def test_q08_reclaiming_our_own_running_job_stops_the_earlier_execution(
         DeadlineDriver(conn, timedelta(seconds=5), lambda: None), on_lost=lost.append
     )
     await enqueue_xp(owner, "xp:1")
-    manager = uuid4()
+    manager = await register_worker(conn, uuid4())
     first = await queries.dequeue(1, LIMIT_ONE, manager, 2, timedelta(seconds=60))
     await owner.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
     second = await queries.dequeue(1, LIMIT_ONE, manager, 2, timedelta(seconds=60))

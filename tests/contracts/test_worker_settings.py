@@ -59,3 +59,18 @@ def test_bot_without_its_queue_password_is_a_login_error() -> None:
     with pytest.raises(QueueLoginError, match="QUEUE_DATABASE_PASSWORD must be set"):
         queue_dsn("bot", env)
     assert queue_dsn("api", env) == env["DATABASE_URL"]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("GENJI_QUEUE_STALE_HEARTBEAT", "queue_settings.stale_heartbeat"),
+        ("GENJI_QUEUE_MAX_RECLAIMS", "queue_settings.max_reclaims"),
+        ("GENJI_QUEUE_DRAIN_TIMOUT", "unknown worker setting"),
+    ],
+)
+def test_settings_the_worker_no_longer_owns_or_misspelt_are_refused(
+    name: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        settings_from_env({name: "1"})

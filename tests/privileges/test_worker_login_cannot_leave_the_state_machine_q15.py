@@ -10,10 +10,15 @@ import asyncpg
 import pytest
 from genji_queue.begin import Begin, queue_begin
 from genji_queue.claim import queue_claim
+from genji_queue.complete import queue_complete
+from genji_queue.heartbeat import queue_heartbeat
+from genji_queue.hold import queue_hold
+from genji_queue.release import queue_release
+from genji_queue.retry import queue_fail, queue_retry
 from genji_queue.workers import queue_worker_beat, queue_worker_stopped
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, sample_json
+from queue_helpers import XP_EVENT, claim_next, enqueue_xp, register_worker, sample_json
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -118,7 +123,8 @@ async def test_q15_worker_claims_bot_jobs_only(connect: Connect) -> None:
     )
     await enqueue_xp(owner, "xp:1")
     worker = await connect("worker")
-    claimed = await queue_claim(worker, uuid4(), [OCR_EVENT, XP_EVENT], 5, 5, WAIT)
+    manager = await register_worker(worker, uuid4())
+    claimed = await queue_claim(worker, manager, [OCR_EVENT, XP_EVENT], 5, 5, WAIT)
     assert [c.row["entrypoint"] for c in claimed] == [XP_EVENT]
     ocr_row = await owner.fetchrow(
         "SELECT q.status::text, q.queue_manager_id FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
@@ -131,10 +137,13 @@ async def test_q15_worker_cannot_take_over_a_live_claim_early(connect: Connect) 
     owner = await connect()
     await enqueue_xp(owner, "xp:1")
     honest = await connect("worker")
-    first = await queue_claim(honest, uuid4(), [XP_EVENT], 1, 2, WAIT)
+    first = await queue_claim(
+        honest, await register_worker(honest, uuid4()), [XP_EVENT], 1, 2, WAIT
+    )
     assert len(first) == 1  # gated and allowed to run
     rogue = await connect("worker")
-    assert await queue_claim(rogue, uuid4(), [XP_EVENT], 1, 2, WAIT) == []
+    rogue_manager = await register_worker(rogue, uuid4())
+    assert await queue_claim(rogue, rogue_manager, [XP_EVENT], 1, 2, WAIT) == []
     # The honest claim still holds: the rogue's attempt neither took it nor counted as a crash.
     assert await queue_begin(owner, claim_of(Job.model_validate(first[0].row)), WAIT) == Begin(
         "run", 0, 0
@@ -168,3 +177,25 @@ async def _until_session_gone(owner: asyncpg.Connection, pid: int) -> None:
             if not await owner.fetchval("SELECT queue_session_alive($1)", pid):
                 return
             await asyncio.sleep(0.01)
+
+
+async def test_q15_a_worker_session_cannot_use_another_sessions_claim(connect: Connect) -> None:
+    owner = await connect()
+    await enqueue_xp(owner, "xp:1")
+    honest, rogue = await connect("worker"), await connect("worker")
+    (claimed,) = await queue_claim(
+        honest, await register_worker(honest, uuid4()), [XP_EVENT], 1, 2, WAIT
+    )
+    token = claim_of(Job.model_validate(claimed.row))
+    await register_worker(rogue, uuid4())
+    before = await _snapshot(owner)
+    # The token is readable by every worker session; using it is not.
+    assert not await queue_complete(rogue, token)
+    assert not await queue_retry(rogue, token, timedelta(days=36500), None)
+    assert not await queue_hold(rogue, token, None)
+    assert not await queue_release(rogue, token, "stolen")
+    assert await queue_fail(rogue, token, [WAIT], {"exception_type": "X"}) == "lost"
+    assert await queue_heartbeat(rogue, [token]) == {token.queue_job_id}
+    assert await queue_claim(rogue, token.queue_manager_id, [XP_EVENT], 1, 2, WAIT) == []
+    assert await _snapshot(owner) == before
+    assert await queue_complete(honest, token)

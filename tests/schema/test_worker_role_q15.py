@@ -12,7 +12,7 @@ from pgqueuer import QueueManager
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job
 from pgqueuer.types import QueueExecutionMode
-from queue_helpers import XP_EVENT, enqueue_xp, sample_json
+from queue_helpers import XP_EVENT, enqueue_xp, register_worker, sample_json
 from testdb import WORKER_ROLE, Connect
 
 pytestmark = pytest.mark.queue
@@ -26,6 +26,7 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
     heartbeat_advanced: list[bool] = []
 
     qm = QueueManager(FencedQueries(DeadlineDriver(worker, timedelta(seconds=10), lambda: None)))
+    await register_worker(worker, qm.queue_manager_id)
 
     @qm.entrypoint(XP_EVENT, concurrency_limit=1, on_failure="hold")
     async def handle(job: Job) -> None:

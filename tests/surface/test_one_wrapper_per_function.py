@@ -22,6 +22,8 @@ INTERNAL = {
     "queue_wake": "NOTIFY helper of the transitions",
     "queue_resume_waiters": "called by queue_complete",
     "queue_session_alive": "liveness check of the worker functions",
+    "queue_session_is_worker": "who is calling, for the transition functions",
+    "queue_may_act_for": "whether the calling session may use a manager's claim tokens",
     "queue_error_summary": "shapes failure records inside retry and hold",
     "job_terminal_summary": "shared by job_public_status and queue_prune_logs",
     "effect_receipt_require_completion": "commit-time trigger of effect_receipts",

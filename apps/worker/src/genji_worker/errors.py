@@ -6,9 +6,12 @@ import re
 
 from genji_queue.types import ErrorRecord
 
-# user:password@ in connection strings, and bearer or API-key style secrets.
+# user:password@ in connection strings (up to the authority's last @), and header or
+# key=value secrets: a quoted value whole, else up to two words ("Bearer <token>").
 _SECRETS = re.compile(
-    r"(?P<url>://[^:/\s@]+:)[^@\s]+@|(?P<key>(?:authorization|x-api-key|password|token)[\"']?\s*[:=]\s*)\S+",
+    r"(?P<url>://[^:/\s@]+:)[^\s/]*@"
+    r"|(?P<key>(?:authorization|x-api-key|password|token)[\"']?\s*[:=]\s*)"
+    r"(?:\"[^\"]*\"|'[^']*'|[^\s,;\"'}]+(?:[ \t]+[^\s,;\"'}]+)?)",
     re.IGNORECASE,
 )
 

@@ -49,12 +49,26 @@ class WorkerSettings:
             raise ValueError("command_timeout must be positive")
 
 
+PREFIX = "GENJI_QUEUE_"
+# Settings the database owns since workers must not choose them (see docs/queue-operations.md).
+DATABASE_OWNED = {
+    "GENJI_QUEUE_STALE_HEARTBEAT": "set queue_settings.stale_heartbeat in the database",
+    "GENJI_QUEUE_MAX_RECLAIMS": "set queue_settings.max_reclaims in the database",
+}
+
+
 def settings_from_env(environ: Mapping[str, str] | None = None) -> WorkerSettings:
     """Settings with overrides from GENJI_QUEUE_<FIELD> (durations in seconds)."""
     environ = os.environ if environ is None else environ
+    known = {f"{PREFIX}{item.name.upper()}" for item in fields(WorkerSettings)}
+    for name in sorted(n for n in environ if n.startswith(PREFIX) and n not in known):
+        where = DATABASE_OWNED.get(name)
+        if where:
+            raise ValueError(f"{name} is no longer a worker setting: {where}")
+        raise ValueError(f"unknown worker setting {name}")
     overrides: dict[str, Any] = {}
     for item in fields(WorkerSettings):
-        raw = environ.get(f"GENJI_QUEUE_{item.name.upper()}")
+        raw = environ.get(f"{PREFIX}{item.name.upper()}")
         if raw is None:
             continue
         default = getattr(WorkerSettings(), item.name)

@@ -20,6 +20,7 @@ import random
 import socket
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -70,6 +71,8 @@ class QueueSupervisor:
         self.running: dict[ClaimToken, asyncio.Task[Any]] = {}
         self._stop = asyncio.Event()
         self._orphaned: list[ClaimToken] = []
+        self._backend: tuple[int, datetime] | None = None
+        """Server pid and start of the current queue connection's session."""
         self.manager_id: uuid.UUID | None = None
 
     def request_stop(self) -> None:
@@ -122,6 +125,7 @@ class QueueSupervisor:
 
         try:
             config = await queue_config(queries.driver)
+            await self._end_previous_backend(queries)
             await self._release_orphans(queries)
             if previous is not None:
                 await queue_worker_stopped(queries.driver, previous)
@@ -224,6 +228,25 @@ class QueueSupervisor:
         runner.cancel()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
+
+    async def _end_previous_backend(self, queries: FencedQueries) -> None:
+        """Make sure the server session of our previous connection is gone: the database lets
+        another session use a worker's claims only once the session that registered them has
+        ended, and a connection we dropped (a command deadline) may still be running there."""
+        previous, self._backend = self._backend, None
+        if previous is not None and self._orphaned:
+            # Same role, so the worker may end it; backend_start guards against a reused pid.
+            await queries.driver.fetch(
+                "SELECT pg_terminate_backend(a.pid, $3) FROM pg_stat_activity a"
+                " WHERE a.pid = $1 AND a.backend_start = $2",
+                previous[0],
+                previous[1],
+                int(self.settings.command_timeout.total_seconds() * 1000),
+            )
+        rows = await queries.driver.fetch(
+            "SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        )
+        self._backend = (rows[0]["pid"], rows[0]["backend_start"])
 
     async def _release_orphans(self, queries: FencedQueries) -> None:
         """Give back claims of executions cancelled with a lost connection (fenced: a claim
