@@ -3,16 +3,17 @@ the sample job, the in-process supervisor, polling, targets and tables."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
 import statistics
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 from uuid import UUID
 
 import asyncpg
@@ -254,3 +255,15 @@ def timed(label: str) -> Iterator[None]:
     finally:
         took = time.monotonic() - began
         print(f"\n{label}: {took:.1f}s, load average {load:.2f} at start")
+
+
+def bench_main(
+    doc: str | None, title: str, run: Callable[[bool], Coroutine[Any, Any, object]]
+) -> int:
+    """The command line of one benchmark file: `--quick` for a smoke run with fewer samples."""
+    parser = argparse.ArgumentParser(description=doc.split("\n", 1)[0] if doc else None)
+    parser.add_argument("--quick", action="store_true", help="fewer samples, for a smoke run")
+    args = parser.parse_args()
+    with timed(f"{title} benchmark"):
+        asyncio.run(run(args.quick))
+    return 0

@@ -21,13 +21,12 @@ WAL flush.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import asyncpg
@@ -46,13 +45,13 @@ from common import (
     StatementCounter,
     Target,
     bench_cluster,
+    bench_main,
     describe_server,
     in_process_supervisor,
     migrated_database,
     paired_ratio,
     print_table,
     print_targets,
-    timed,
     until,
     xp_body,
 )
@@ -286,18 +285,5 @@ async def run(quick: bool) -> list[Target]:
     return report(by_mode)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="fewer jobs, for a smoke run")
-    return parser.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    with timed("drain benchmark"):
-        asyncio.run(run(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bench_main(__doc__, "drain", run))

@@ -12,7 +12,6 @@ flush count covers on a durable server.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 import time
@@ -23,10 +22,10 @@ from common import (
     FSYNC_OFF,
     StatementCounter,
     bench_cluster,
+    bench_main,
     describe_server,
     migrated_database,
     print_table,
-    timed,
 )
 from drain import CASES, QUEUE_BUSY_SQL, fill_queue
 
@@ -96,22 +95,9 @@ def report(name: str, n: int, wall_us: float, rows: Sequence[asyncpg.Record]) ->
     )
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="fewer jobs, for a smoke run")
-    return parser.parse_args(argv)
-
-
 async def run(quick: bool) -> None:
     await measure(QUICK_JOBS if quick else JOBS)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    with timed("drain parts benchmark"):
-        asyncio.run(run(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bench_main(__doc__, "drain parts", run))

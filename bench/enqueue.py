@@ -22,8 +22,6 @@ Run as root (the cluster drops to the postgres user itself):
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import itertools
 import statistics
 import sys
@@ -41,12 +39,12 @@ from common import (
     Mode,
     Target,
     bench_cluster,
+    bench_main,
     describe_server,
     migrated_database,
     paired_ratio,
     print_table,
     print_targets,
-    timed,
 )
 from genji_api.queue.enqueue import enqueue_job
 from genji_sdk import encode_payload
@@ -264,18 +262,5 @@ async def run(quick: bool) -> list[Target]:
     return report(by_mode)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="fewer jobs, for a smoke run")
-    return parser.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    with timed("enqueue benchmark"):
-        asyncio.run(run(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bench_main(__doc__, "enqueue", run))

@@ -28,8 +28,6 @@ the floor to the API's enqueue_job each part explains.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import itertools
 import statistics
 import sys
@@ -42,11 +40,11 @@ from common import (
     FSYNC_OFF,
     Database,
     bench_cluster,
+    bench_main,
     describe_server,
     migrated_database,
     percentile,
     print_table,
-    timed,
 )
 from enqueue import (
     ENTITY_KEY,
@@ -220,18 +218,5 @@ async def run(quick: bool) -> None:
     report(samples)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="fewer jobs, for a smoke run")
-    return parser.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    with timed("enqueue parts benchmark"):
-        asyncio.run(run(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bench_main(__doc__, "enqueue parts", run))

@@ -14,11 +14,9 @@ starts, so not counted), the claim and the start gate.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -34,13 +32,13 @@ from common import (
     Mode,
     Target,
     bench_cluster,
+    bench_main,
     describe_server,
     in_process_supervisor,
     migrated_database,
     percentile,
     print_table,
     print_targets,
-    timed,
     until,
 )
 from genji_api.queue.enqueue import enqueue_job
@@ -158,18 +156,5 @@ async def run(quick: bool) -> list[Target]:
     return report(by_mode)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="fewer samples, for a smoke run")
-    return parser.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    with timed("latency benchmark"):
-        asyncio.run(run(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bench_main(__doc__, "latency", run))

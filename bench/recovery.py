@@ -16,7 +16,6 @@ configured intervals rather than by statement cost.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import shutil
@@ -24,7 +23,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,12 +38,12 @@ from common import (
     Database,
     Target,
     bench_cluster,
+    bench_main,
     describe_server,
     enqueue_xp,
     migrated_database,
     print_table,
     print_targets,
-    timed,
     until,
 )
 from genji_devstack.fleet import WorkerExited, WorkerFleet, WorkerProcess
@@ -296,18 +295,5 @@ async def run(quick: bool) -> list[Target]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="fewer samples, for a smoke run")
-    return parser.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    with timed("recovery benchmark"):
-        asyncio.run(run(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bench_main(__doc__, "recovery", run))

@@ -1,1 +1,1 @@
-"""Producing jobs and reading their status: thin calls into the SQL functions in sql/."""
+"""Producing jobs in the caller's business transaction (status is read with genji_queue.status)."""
