@@ -231,10 +231,11 @@ class QueueSupervisor:
 
     async def _end_previous_backend(self, queries: FencedQueries) -> None:
         """Make sure the server session of our previous connection is gone: the database lets
-        another session use a worker's claims only once the session that registered them has
-        ended, and a connection we dropped (a command deadline) may still be running there."""
+        another session use a worker's claims, or remove its liveness row, only once the session
+        that registered them has ended, and a connection we dropped (a command deadline) may
+        still be running there."""
         previous, self._backend = self._backend, None
-        if previous is not None and self._orphaned:
+        if previous is not None:
             # Same role, so the worker may end it; backend_start guards against a reused pid.
             await queries.driver.fetch(
                 "SELECT pg_terminate_backend(a.pid, $3) FROM pg_stat_activity a"
