@@ -16,6 +16,69 @@ SET client_min_messages = warning;
 SET row_security = off;
 
 --
+-- Name: auth; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA auth;
+
+
+--
+-- Name: completions; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA completions;
+
+
+--
+-- Name: core; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA core;
+
+
+--
+-- Name: lootbox; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA lootbox;
+
+
+--
+-- Name: maps; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA maps;
+
+
+--
+-- Name: notifications; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA notifications;
+
+
+--
+-- Name: playtests; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA playtests;
+
+
+--
+-- Name: tournaments; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA tournaments;
+
+
+--
+-- Name: users; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA users;
+
+
+--
 -- Name: job_status; Type: TYPE; Schema: public; Owner: -
 --
 
@@ -70,6 +133,160 @@ CREATE TYPE public.pgqueuer_status AS ENUM (
     'deleted',
     'failed'
 );
+
+
+--
+-- Name: completions_must_beat_personal_best(); Type: FUNCTION; Schema: core; Owner: -
+--
+
+CREATE FUNCTION core.completions_must_beat_personal_best() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    best numeric;
+BEGIN
+    IF NEW.legacy THEN
+        RETURN NEW;
+    END IF;
+    PERFORM 1 FROM core.users WHERE id = NEW.user_id FOR NO KEY UPDATE;
+    SELECT min(c.time) INTO best
+    FROM core.completions c
+    WHERE c.user_id = NEW.user_id AND c.map_id = NEW.map_id AND NOT c.legacy
+      AND (c.verified OR c.verified_by IS NULL);
+    IF best IS NOT NULL AND NEW.time >= best THEN
+        RAISE EXCEPTION 'completion of % is not faster than the personal best %', NEW.time, best
+            USING ERRCODE = 'check_violation',
+                  CONSTRAINT = 'completions_must_beat_personal_best';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+--
+-- Name: difficulty_label(numeric); Type: FUNCTION; Schema: core; Owner: -
+--
+
+CREATE FUNCTION core.difficulty_label(raw numeric) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+    SELECT (ARRAY[
+        'Easy -', 'Easy', 'Easy +',
+        'Medium -', 'Medium', 'Medium +',
+        'Hard -', 'Hard', 'Hard +',
+        'Very Hard -', 'Very Hard', 'Very Hard +',
+        'Extreme -', 'Extreme', 'Extreme +',
+        'Hell'
+    ])[least(floor(raw / 0.625)::integer, 15) + 1]
+$$;
+
+
+--
+-- Name: maps_keep_links_symmetric(); Type: FUNCTION; Schema: core; Owner: -
+--
+
+CREATE FUNCTION core.maps_keep_links_symmetric() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    partner_link text;
+    partner_found boolean;
+    pointer text;
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.linked_code IS NOT DISTINCT FROM NEW.linked_code
+       AND OLD.code = NEW.code THEN
+        RETURN NULL;
+    END IF;
+    IF NEW.linked_code = NEW.code THEN
+        RAISE EXCEPTION 'map % cannot be linked to itself', NEW.code
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'maps_linked_code_symmetric';
+    END IF;
+
+    -- The previous counterpart no longer points back.
+    IF TG_OP = 'UPDATE' AND OLD.linked_code IS NOT NULL
+       AND OLD.linked_code IS DISTINCT FROM NEW.linked_code THEN
+        UPDATE core.maps SET linked_code = NULL
+        WHERE code = OLD.linked_code AND linked_code IN (OLD.code, NEW.code);
+    END IF;
+
+    IF NEW.linked_code IS NOT NULL THEN
+        SELECT linked_code, true INTO partner_link, partner_found
+        FROM core.maps WHERE code = NEW.linked_code FOR UPDATE;
+        IF partner_found AND partner_link IS NOT NULL AND partner_link <> NEW.code THEN
+            RAISE EXCEPTION 'map % cannot be linked to %: % is already linked to %',
+                NEW.code, NEW.linked_code, NEW.linked_code, partner_link
+                USING ERRCODE = 'check_violation', CONSTRAINT = 'maps_linked_code_symmetric';
+        END IF;
+        IF partner_found AND partner_link IS NULL THEN
+            UPDATE core.maps SET linked_code = NEW.code WHERE code = NEW.linked_code;
+        END IF;
+        -- A missing counterpart is left to the deferred foreign key.
+    END IF;
+
+    -- A map inserted after one that already points at it (the deferred key allows that order).
+    SELECT code INTO pointer FROM core.maps
+    WHERE linked_code = NEW.code AND code IS DISTINCT FROM NEW.linked_code
+    LIMIT 1;
+    IF pointer IS NOT NULL THEN
+        IF NEW.linked_code IS NOT NULL THEN
+            RAISE EXCEPTION 'map % cannot be linked to %: % is already linked to %',
+                NEW.code, NEW.linked_code, pointer, NEW.code
+                USING ERRCODE = 'check_violation', CONSTRAINT = 'maps_linked_code_symmetric';
+        END IF;
+        UPDATE core.maps SET linked_code = pointer WHERE id = NEW.id;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+--
+-- Name: maps_set_difficulty(); Type: FUNCTION; Schema: core; Owner: -
+--
+
+CREATE FUNCTION core.maps_set_difficulty() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.difficulty := core.difficulty_label(NEW.raw_difficulty);
+    RETURN NEW;
+END
+$$;
+
+
+--
+-- Name: set_updated_at(); Type: FUNCTION; Schema: core; Owner: -
+--
+
+CREATE FUNCTION core.set_updated_at() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.updated_at := now();
+    RETURN NEW;
+END
+$$;
+
+
+--
+-- Name: votes_require_verified_completion(); Type: FUNCTION; Schema: playtests; Owner: -
+--
+
+CREATE FUNCTION playtests.votes_require_verified_completion() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NOT EXISTS (
+        SELECT 1 FROM core.completions c
+        WHERE c.user_id = NEW.user_id AND c.map_id = NEW.map_id AND c.verified AND NOT c.legacy
+    ) THEN
+        RAISE EXCEPTION 'user % needs a verified completion of map % to vote', NEW.user_id, NEW.map_id
+            USING ERRCODE = 'check_violation',
+                  CONSTRAINT = 'votes_require_verified_completion';
+    END IF;
+    RETURN NEW;
+END
+$$;
 
 
 --
@@ -1696,6 +1913,635 @@ $$;
 
 
 --
+-- Name: completions_verified_is_terminal(); Type: FUNCTION; Schema: tournaments; Owner: -
+--
+
+CREATE FUNCTION tournaments.completions_verified_is_terminal() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF OLD.status = 'verified' AND NEW.status <> 'verified' THEN
+        RAISE EXCEPTION 'tournament completion % is verified: its status cannot become %',
+            OLD.id, NEW.status
+            USING ERRCODE = 'check_violation',
+                  CONSTRAINT = 'completions_verified_is_terminal';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+--
+-- Name: api_tokens; Type: TABLE; Schema: auth; Owner: -
+--
+
+CREATE TABLE auth.api_tokens (
+    id bigint NOT NULL,
+    user_id integer NOT NULL,
+    key_hash bytea NOT NULL,
+    key_prefix text NOT NULL,
+    is_superuser boolean DEFAULT false NOT NULL,
+    scopes text[] DEFAULT '{}'::text[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    revoked_at timestamp with time zone,
+    CONSTRAINT api_tokens_check CHECK (((revoked_at IS NULL) OR (revoked_at >= created_at))),
+    CONSTRAINT api_tokens_key_hash_check CHECK ((octet_length(key_hash) = 32)),
+    CONSTRAINT api_tokens_key_prefix_check CHECK ((char_length(key_prefix) = 8))
+);
+
+
+--
+-- Name: api_tokens_id_seq; Type: SEQUENCE; Schema: auth; Owner: -
+--
+
+ALTER TABLE auth.api_tokens ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME auth.api_tokens_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: users; Type: TABLE; Schema: auth; Owner: -
+--
+
+CREATE TABLE auth.users (
+    id integer NOT NULL,
+    username text NOT NULL,
+    info text,
+    CONSTRAINT users_username_check CHECK ((username <> ''::text))
+);
+
+
+--
+-- Name: users_id_seq; Type: SEQUENCE; Schema: auth; Owner: -
+--
+
+ALTER TABLE auth.users ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME auth.users_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: upvotes; Type: TABLE; Schema: completions; Owner: -
+--
+
+CREATE TABLE completions.upvotes (
+    id integer NOT NULL,
+    user_id bigint NOT NULL,
+    message_id bigint NOT NULL,
+    inserted_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: upvotes_id_seq; Type: SEQUENCE; Schema: completions; Owner: -
+--
+
+ALTER TABLE completions.upvotes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME completions.upvotes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: verification_transitions; Type: TABLE; Schema: completions; Owner: -
+--
+
+CREATE TABLE completions.verification_transitions (
+    id bigint NOT NULL,
+    completion_id integer NOT NULL,
+    verified boolean NOT NULL,
+    verified_by bigint NOT NULL,
+    reason text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: verification_transitions_id_seq; Type: SEQUENCE; Schema: completions; Owner: -
+--
+
+ALTER TABLE completions.verification_transitions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME completions.verification_transitions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: completions; Type: TABLE; Schema: core; Owner: -
+--
+
+CREATE TABLE core.completions (
+    id integer NOT NULL,
+    map_id integer NOT NULL,
+    user_id bigint NOT NULL,
+    "time" numeric(10,2) NOT NULL,
+    screenshot text NOT NULL,
+    video text,
+    verified boolean DEFAULT false NOT NULL,
+    verified_by bigint,
+    reason text,
+    completion boolean DEFAULT false NOT NULL,
+    verification_id bigint,
+    message_id bigint,
+    legacy boolean DEFAULT false NOT NULL,
+    wr_xp_check boolean DEFAULT false NOT NULL,
+    tournament_completion_id integer,
+    inserted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT completions_time_check CHECK (("time" > (0)::numeric))
+);
+
+
+--
+-- Name: completions_id_seq; Type: SEQUENCE; Schema: core; Owner: -
+--
+
+ALTER TABLE core.completions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME core.completions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: maps; Type: TABLE; Schema: core; Owner: -
+--
+
+CREATE TABLE core.maps (
+    id integer NOT NULL,
+    code text NOT NULL,
+    map_name text NOT NULL,
+    category text DEFAULT 'Classic'::text NOT NULL,
+    checkpoints integer DEFAULT 1 NOT NULL,
+    official boolean DEFAULT true NOT NULL,
+    playtesting text DEFAULT 'In Progress'::text NOT NULL,
+    hidden boolean DEFAULT true NOT NULL,
+    archived boolean DEFAULT false NOT NULL,
+    raw_difficulty numeric(4,2),
+    difficulty text,
+    linked_code text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT maps_checkpoints_check CHECK ((checkpoints > 0)),
+    CONSTRAINT maps_code_check CHECK ((code ~ '^[A-Z0-9]{4,6}$'::text)),
+    CONSTRAINT maps_playtesting_check CHECK ((playtesting = ANY (ARRAY['Approved'::text, 'In Progress'::text, 'Rejected'::text]))),
+    CONSTRAINT maps_raw_difficulty_check CHECK (((raw_difficulty >= (0)::numeric) AND (raw_difficulty <= (10)::numeric)))
+);
+
+
+--
+-- Name: maps_id_seq; Type: SEQUENCE; Schema: core; Owner: -
+--
+
+ALTER TABLE core.maps ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME core.maps_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: users; Type: TABLE; Schema: core; Owner: -
+--
+
+CREATE TABLE core.users (
+    id bigint NOT NULL,
+    nickname text NOT NULL,
+    global_name text,
+    is_mod boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT users_id_check CHECK ((id > 0))
+);
+
+
+--
+-- Name: active_key; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.active_key (
+    id integer DEFAULT 1 NOT NULL,
+    key_type text NOT NULL,
+    CONSTRAINT active_key_id_check CHECK ((id = 1))
+);
+
+
+--
+-- Name: key_types; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.key_types (
+    name text NOT NULL
+);
+
+
+--
+-- Name: main_tiers; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.main_tiers (
+    threshold integer NOT NULL,
+    name text NOT NULL,
+    CONSTRAINT main_tiers_threshold_check CHECK (((threshold >= 0) AND (threshold <= 19)))
+);
+
+
+--
+-- Name: sub_tiers; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.sub_tiers (
+    threshold integer NOT NULL,
+    name text NOT NULL,
+    CONSTRAINT sub_tiers_threshold_check CHECK (((threshold >= 0) AND (threshold <= 4)))
+);
+
+
+--
+-- Name: user_keys; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.user_keys (
+    id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    key_type text NOT NULL,
+    grant_key text NOT NULL,
+    item integer NOT NULL,
+    earned_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT user_keys_item_check CHECK ((item >= 1))
+);
+
+
+--
+-- Name: user_keys_id_seq; Type: SEQUENCE; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE lootbox.user_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lootbox.user_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: xp; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.xp (
+    user_id bigint NOT NULL,
+    amount integer DEFAULT 0 NOT NULL,
+    CONSTRAINT xp_amount_check CHECK ((amount >= 0))
+);
+
+
+--
+-- Name: xp_grants; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.xp_grants (
+    id bigint NOT NULL,
+    grant_key text NOT NULL,
+    user_id bigint NOT NULL,
+    type text NOT NULL,
+    base_amount integer NOT NULL,
+    amount integer NOT NULL,
+    previous_total integer NOT NULL,
+    new_total integer NOT NULL,
+    reason text,
+    granted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT xp_grants_amount_check CHECK ((amount >= 0)),
+    CONSTRAINT xp_grants_base_amount_check CHECK ((base_amount >= 0)),
+    CONSTRAINT xp_grants_check CHECK ((new_total = (previous_total + amount))),
+    CONSTRAINT xp_grants_grant_key_check CHECK ((grant_key <> ''::text)),
+    CONSTRAINT xp_grants_previous_total_check CHECK ((previous_total >= 0)),
+    CONSTRAINT xp_grants_type_check CHECK ((type = ANY (ARRAY['Map Submission'::text, 'Playtest'::text, 'Guide'::text, 'Completion'::text, 'Record'::text, 'World Record'::text, 'Quest'::text, 'Other'::text, 'Tournament'::text])))
+);
+
+
+--
+-- Name: xp_grants_id_seq; Type: SEQUENCE; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE lootbox.xp_grants ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lootbox.xp_grants_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: xp_multiplier; Type: TABLE; Schema: lootbox; Owner: -
+--
+
+CREATE TABLE lootbox.xp_multiplier (
+    id integer DEFAULT 1 NOT NULL,
+    value numeric(4,2) DEFAULT 1 NOT NULL,
+    CONSTRAINT xp_multiplier_id_check CHECK ((id = 1)),
+    CONSTRAINT xp_multiplier_value_check CHECK ((value > (0)::numeric))
+);
+
+
+--
+-- Name: creators; Type: TABLE; Schema: maps; Owner: -
+--
+
+CREATE TABLE maps.creators (
+    map_id integer NOT NULL,
+    user_id bigint NOT NULL,
+    is_primary boolean DEFAULT false NOT NULL
+);
+
+
+--
+-- Name: edit_requests; Type: TABLE; Schema: maps; Owner: -
+--
+
+CREATE TABLE maps.edit_requests (
+    id integer NOT NULL,
+    map_id integer NOT NULL,
+    code text NOT NULL,
+    proposed_changes jsonb NOT NULL,
+    reason text NOT NULL,
+    created_by bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    message_id bigint,
+    accepted boolean,
+    resolved_by bigint,
+    resolved_at timestamp with time zone,
+    rejection_reason text,
+    CONSTRAINT edit_requests_check CHECK (((accepted IS NULL) = (resolved_at IS NULL))),
+    CONSTRAINT edit_requests_proposed_changes_check CHECK ((jsonb_typeof(proposed_changes) = 'object'::text))
+);
+
+
+--
+-- Name: edit_requests_id_seq; Type: SEQUENCE; Schema: maps; Owner: -
+--
+
+ALTER TABLE maps.edit_requests ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME maps.edit_requests_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: guides; Type: TABLE; Schema: maps; Owner: -
+--
+
+CREATE TABLE maps.guides (
+    id integer NOT NULL,
+    map_id integer NOT NULL,
+    user_id bigint NOT NULL,
+    url text NOT NULL,
+    inserted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT guides_url_check CHECK ((url ~ '^https?://'::text))
+);
+
+
+--
+-- Name: guides_id_seq; Type: SEQUENCE; Schema: maps; Owner: -
+--
+
+ALTER TABLE maps.guides ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME maps.guides_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: link_operations; Type: TABLE; Schema: maps; Owner: -
+--
+
+CREATE TABLE maps.link_operations (
+    id integer NOT NULL,
+    official_map_id integer NOT NULL,
+    unofficial_map_id integer NOT NULL,
+    linked_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT link_operations_check CHECK ((official_map_id <> unofficial_map_id))
+);
+
+
+--
+-- Name: link_operations_id_seq; Type: SEQUENCE; Schema: maps; Owner: -
+--
+
+ALTER TABLE maps.link_operations ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME maps.link_operations_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: delivery_log; Type: TABLE; Schema: notifications; Owner: -
+--
+
+CREATE TABLE notifications.delivery_log (
+    id bigint NOT NULL,
+    event_id bigint NOT NULL,
+    channel text NOT NULL,
+    status text NOT NULL,
+    attempted_at timestamp with time zone,
+    delivered_at timestamp with time zone,
+    error_message text,
+    CONSTRAINT delivery_log_channel_check CHECK ((channel = ANY (ARRAY['discord_dm'::text, 'discord_ping'::text, 'web'::text]))),
+    CONSTRAINT delivery_log_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'skipped'::text])))
+);
+
+
+--
+-- Name: delivery_log_id_seq; Type: SEQUENCE; Schema: notifications; Owner: -
+--
+
+ALTER TABLE notifications.delivery_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME notifications.delivery_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: events; Type: TABLE; Schema: notifications; Owner: -
+--
+
+CREATE TABLE notifications.events (
+    id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    event_type text NOT NULL,
+    title text NOT NULL,
+    body text NOT NULL,
+    metadata jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    read_at timestamp with time zone,
+    dismissed_at timestamp with time zone,
+    CONSTRAINT events_event_type_check CHECK ((event_type = ANY (ARRAY['verification_approved'::text, 'verification_rejected'::text, 'record_removed'::text, 'record_edited'::text, 'auto_verify_failed'::text, 'skill_role_update'::text, 'xp_gain'::text, 'rank_up'::text, 'prestige'::text, 'mastery_earned'::text, 'lootbox_earned'::text, 'playtest_update'::text, 'map_edit_approved'::text, 'map_edit_rejected'::text, 'quest_complete'::text, 'quest_rotation'::text, 'quest_rival_mention'::text])))
+);
+
+
+--
+-- Name: events_id_seq; Type: SEQUENCE; Schema: notifications; Owner: -
+--
+
+ALTER TABLE notifications.events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME notifications.events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: preferences; Type: TABLE; Schema: notifications; Owner: -
+--
+
+CREATE TABLE notifications.preferences (
+    user_id bigint NOT NULL,
+    event_type text NOT NULL,
+    channel text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    CONSTRAINT preferences_channel_check CHECK ((channel = ANY (ARRAY['discord_dm'::text, 'discord_ping'::text, 'web'::text]))),
+    CONSTRAINT preferences_event_type_check CHECK ((event_type = ANY (ARRAY['verification_approved'::text, 'verification_rejected'::text, 'record_removed'::text, 'record_edited'::text, 'auto_verify_failed'::text, 'skill_role_update'::text, 'xp_gain'::text, 'rank_up'::text, 'prestige'::text, 'mastery_earned'::text, 'lootbox_earned'::text, 'playtest_update'::text, 'map_edit_approved'::text, 'map_edit_rejected'::text, 'quest_complete'::text, 'quest_rotation'::text, 'quest_rival_mention'::text])))
+);
+
+
+--
+-- Name: meta; Type: TABLE; Schema: playtests; Owner: -
+--
+
+CREATE TABLE playtests.meta (
+    id integer NOT NULL,
+    map_id integer NOT NULL,
+    thread_id bigint,
+    verification_id bigint,
+    initial_difficulty numeric(4,2),
+    completed boolean DEFAULT false NOT NULL,
+    reset_generation integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT meta_initial_difficulty_check CHECK (((initial_difficulty >= (0)::numeric) AND (initial_difficulty <= (10)::numeric))),
+    CONSTRAINT meta_reset_generation_check CHECK ((reset_generation >= 0))
+);
+
+
+--
+-- Name: meta_id_seq; Type: SEQUENCE; Schema: playtests; Owner: -
+--
+
+ALTER TABLE playtests.meta ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME playtests.meta_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: transitions; Type: TABLE; Schema: playtests; Owner: -
+--
+
+CREATE TABLE playtests.transitions (
+    id bigint NOT NULL,
+    playtest_id integer NOT NULL,
+    kind text NOT NULL,
+    actor_id bigint,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transitions_details_check CHECK ((jsonb_typeof(details) = 'object'::text)),
+    CONSTRAINT transitions_kind_check CHECK ((kind = ANY (ARRAY['approve'::text, 'force_accept'::text, 'force_deny'::text, 'reset'::text, 'vote_cast'::text, 'vote_remove'::text])))
+);
+
+
+--
+-- Name: transitions_id_seq; Type: SEQUENCE; Schema: playtests; Owner: -
+--
+
+ALTER TABLE playtests.transitions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME playtests.transitions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: votes; Type: TABLE; Schema: playtests; Owner: -
+--
+
+CREATE TABLE playtests.votes (
+    id integer NOT NULL,
+    user_id bigint NOT NULL,
+    map_id integer NOT NULL,
+    playtest_thread_id bigint NOT NULL,
+    difficulty numeric(4,2) NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT votes_difficulty_check CHECK (((difficulty >= (0)::numeric) AND (difficulty <= (10)::numeric)))
+);
+
+
+--
+-- Name: votes_id_seq; Type: SEQUENCE; Schema: playtests; Owner: -
+--
+
+ALTER TABLE playtests.votes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME playtests.votes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: effect_bindings; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1837,6 +2683,33 @@ CREATE TABLE public.jobs (
     CONSTRAINT jobs_handler_failures_check CHECK ((handler_failures >= 0)),
     CONSTRAINT jobs_identity_complete CHECK (((queue_job_id IS NULL) OR ((event_key IS NOT NULL) AND (payload_hash IS NOT NULL) AND (schema_version IS NOT NULL) AND (event_seq IS NOT NULL)))),
     CONSTRAINT jobs_retry_generation_check CHECK ((retry_generation >= 0))
+);
+
+
+--
+-- Name: newsfeed; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.newsfeed (
+    id integer NOT NULL,
+    "timestamp" timestamp with time zone DEFAULT now() NOT NULL,
+    payload jsonb NOT NULL,
+    event_type text GENERATED ALWAYS AS ((payload ->> 'type'::text)) STORED,
+    CONSTRAINT newsfeed_payload_check CHECK (((jsonb_typeof(payload) = 'object'::text) AND ((payload ->> 'type'::text) = ANY (ARRAY['record'::text, 'new_map'::text, 'archive'::text, 'unarchive'::text, 'bulk_archive'::text, 'bulk_unarchive'::text, 'guide'::text, 'legacy_record'::text, 'map_edit'::text, 'role'::text, 'announcement'::text, 'linked_map'::text, 'unlinked_map'::text]))))
+);
+
+
+--
+-- Name: newsfeed_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.newsfeed ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.newsfeed_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 
@@ -2072,6 +2945,328 @@ CREATE TABLE public.queue_workers (
 
 
 --
+-- Name: categories; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.categories (
+    id integer NOT NULL,
+    name text NOT NULL,
+    difficulties text[] DEFAULT '{}'::text[] NOT NULL,
+    participation_xp integer DEFAULT 0 NOT NULL,
+    placement_xp jsonb DEFAULT '[]'::jsonb NOT NULL,
+    streak_xp jsonb DEFAULT '[]'::jsonb NOT NULL,
+    champion_role_id bigint,
+    is_active boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT categories_participation_xp_check CHECK ((participation_xp >= 0)),
+    CONSTRAINT categories_placement_xp_check CHECK ((jsonb_typeof(placement_xp) = 'array'::text)),
+    CONSTRAINT categories_streak_xp_check CHECK ((jsonb_typeof(streak_xp) = 'array'::text))
+);
+
+
+--
+-- Name: categories_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.categories ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.categories_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: completions; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.completions (
+    id integer NOT NULL,
+    cycle_id integer NOT NULL,
+    user_id bigint NOT NULL,
+    map_id integer NOT NULL,
+    "time" numeric(10,2) NOT NULL,
+    screenshot text NOT NULL,
+    video text,
+    inserted_at timestamp with time zone DEFAULT now() NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    verified boolean GENERATED ALWAYS AS ((status = 'verified'::text)) STORED,
+    completion boolean GENERATED ALWAYS AS ((video IS NOT NULL)) STORED,
+    CONSTRAINT completions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'verified'::text, 'rejected'::text]))),
+    CONSTRAINT completions_time_check CHECK (("time" > (0)::numeric))
+);
+
+
+--
+-- Name: completions_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.completions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.completions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: config; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.config (
+    id integer DEFAULT 1 NOT NULL,
+    cadence text DEFAULT 'weekly'::text NOT NULL,
+    anchor_weekday integer DEFAULT 0 NOT NULL,
+    anchor_time time without time zone DEFAULT '18:00:00'::time without time zone NOT NULL,
+    anchor_tz text DEFAULT 'UTC'::text NOT NULL,
+    transitions_paused boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT config_anchor_weekday_check CHECK (((anchor_weekday >= 0) AND (anchor_weekday <= 6))),
+    CONSTRAINT config_cadence_check CHECK ((cadence = ANY (ARRAY['weekly'::text, 'biweekly'::text]))),
+    CONSTRAINT config_id_check CHECK ((id = 1))
+);
+
+
+--
+-- Name: cycles; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.cycles (
+    id integer NOT NULL,
+    edition_id integer NOT NULL,
+    category_id integer NOT NULL,
+    map_id integer NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    started_at timestamp with time zone,
+    ended_at timestamp with time zone,
+    replaced_by integer,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT cycles_check CHECK (((replaced_by IS NULL) OR (replaced_by <> id))),
+    CONSTRAINT cycles_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'finalizing'::text, 'completed'::text, 'replaced'::text])))
+);
+
+
+--
+-- Name: cycles_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.cycles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.cycles_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: editions; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.editions (
+    id integer NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    ends_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    start_announced boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT editions_check CHECK ((ends_at > started_at)),
+    CONSTRAINT editions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'awaiting_results'::text, 'completed'::text])))
+);
+
+
+--
+-- Name: editions_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.editions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.editions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: pending_transitions; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.pending_transitions (
+    id bigint NOT NULL,
+    cycle_id integer,
+    edition_id integer NOT NULL,
+    event_type text NOT NULL,
+    payload jsonb NOT NULL,
+    published boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT pending_transitions_event_type_check CHECK ((event_type = ANY (ARRAY['cycle_started'::text, 'cycle_completed'::text, 'edition_rollover'::text, 'edition_results'::text])))
+);
+
+
+--
+-- Name: pending_transitions_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.pending_transitions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.pending_transitions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: streaks; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.streaks (
+    id integer NOT NULL,
+    user_id bigint NOT NULL,
+    current_streak integer DEFAULT 0 NOT NULL,
+    max_streak integer DEFAULT 0 NOT NULL,
+    last_cycle_id integer,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT streaks_current_streak_check CHECK ((current_streak >= 0)),
+    CONSTRAINT streaks_max_streak_check CHECK ((max_streak >= 0))
+);
+
+
+--
+-- Name: streaks_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.streaks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.streaks_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: verdicts; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.verdicts (
+    id bigint NOT NULL,
+    tournament_completion_id integer NOT NULL,
+    verified boolean NOT NULL,
+    verified_by bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: verdicts_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.verdicts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.verdicts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: xp_grants; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.xp_grants (
+    id bigint NOT NULL,
+    cycle_id integer NOT NULL,
+    user_id bigint NOT NULL,
+    reason text NOT NULL,
+    amount integer NOT NULL,
+    granted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT xp_grants_reason_check CHECK ((reason = ANY (ARRAY['participation'::text, 'placement'::text, 'streak'::text])))
+);
+
+
+--
+-- Name: xp_grants_id_seq; Type: SEQUENCE; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE tournaments.xp_grants ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME tournaments.xp_grants_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: overwatch_usernames; Type: TABLE; Schema: users; Owner: -
+--
+
+CREATE TABLE users.overwatch_usernames (
+    id integer NOT NULL,
+    user_id bigint NOT NULL,
+    username text NOT NULL,
+    is_primary boolean DEFAULT false NOT NULL,
+    CONSTRAINT overwatch_usernames_username_check CHECK ((username <> ''::text))
+);
+
+
+--
+-- Name: overwatch_usernames_id_seq; Type: SEQUENCE; Schema: users; Owner: -
+--
+
+ALTER TABLE users.overwatch_usernames ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME users.overwatch_usernames_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: suspicious_flags; Type: TABLE; Schema: users; Owner: -
+--
+
+CREATE TABLE users.suspicious_flags (
+    id integer NOT NULL,
+    user_id bigint NOT NULL,
+    completion_id integer,
+    context text,
+    flag_type text NOT NULL,
+    flagged_by bigint,
+    inserted_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: suspicious_flags_id_seq; Type: SEQUENCE; Schema: users; Owner: -
+--
+
+ALTER TABLE users.suspicious_flags ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME users.suspicious_flags_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: pgqueuer id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -2090,6 +3285,302 @@ ALTER TABLE ONLY public.pgqueuer_schedules ALTER COLUMN id SET DEFAULT nextval('
 --
 
 ALTER TABLE ONLY public.pgqueuer_statistics ALTER COLUMN id SET DEFAULT nextval('public.pgqueuer_statistics_id_seq'::regclass);
+
+
+--
+-- Name: api_tokens api_tokens_key_hash_key; Type: CONSTRAINT; Schema: auth; Owner: -
+--
+
+ALTER TABLE ONLY auth.api_tokens
+    ADD CONSTRAINT api_tokens_key_hash_key UNIQUE (key_hash);
+
+
+--
+-- Name: api_tokens api_tokens_pkey; Type: CONSTRAINT; Schema: auth; Owner: -
+--
+
+ALTER TABLE ONLY auth.api_tokens
+    ADD CONSTRAINT api_tokens_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: users users_pkey; Type: CONSTRAINT; Schema: auth; Owner: -
+--
+
+ALTER TABLE ONLY auth.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: users users_username_key; Type: CONSTRAINT; Schema: auth; Owner: -
+--
+
+ALTER TABLE ONLY auth.users
+    ADD CONSTRAINT users_username_key UNIQUE (username);
+
+
+--
+-- Name: upvotes upvotes_message_id_user_id_unique; Type: CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.upvotes
+    ADD CONSTRAINT upvotes_message_id_user_id_unique UNIQUE (message_id, user_id);
+
+
+--
+-- Name: upvotes upvotes_pkey; Type: CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.upvotes
+    ADD CONSTRAINT upvotes_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: verification_transitions verification_transitions_pkey; Type: CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.verification_transitions
+    ADD CONSTRAINT verification_transitions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: completions completions_map_id_user_id_inserted_at_unique; Type: CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_map_id_user_id_inserted_at_unique UNIQUE (map_id, user_id, inserted_at);
+
+
+--
+-- Name: completions completions_message_id_key; Type: CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_message_id_key UNIQUE (message_id);
+
+
+--
+-- Name: completions completions_pkey; Type: CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: maps maps_code_key; Type: CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.maps
+    ADD CONSTRAINT maps_code_key UNIQUE (code);
+
+
+--
+-- Name: maps maps_pkey; Type: CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.maps
+    ADD CONSTRAINT maps_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: users users_pkey; Type: CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: active_key active_key_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.active_key
+    ADD CONSTRAINT active_key_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: key_types key_types_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.key_types
+    ADD CONSTRAINT key_types_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: main_tiers main_tiers_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.main_tiers
+    ADD CONSTRAINT main_tiers_pkey PRIMARY KEY (threshold);
+
+
+--
+-- Name: sub_tiers sub_tiers_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.sub_tiers
+    ADD CONSTRAINT sub_tiers_pkey PRIMARY KEY (threshold);
+
+
+--
+-- Name: user_keys user_keys_grant_key_item_unique; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.user_keys
+    ADD CONSTRAINT user_keys_grant_key_item_unique UNIQUE (grant_key, item);
+
+
+--
+-- Name: user_keys user_keys_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.user_keys
+    ADD CONSTRAINT user_keys_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: xp_grants xp_grants_grant_key_key; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.xp_grants
+    ADD CONSTRAINT xp_grants_grant_key_key UNIQUE (grant_key);
+
+
+--
+-- Name: xp_grants xp_grants_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.xp_grants
+    ADD CONSTRAINT xp_grants_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: xp_multiplier xp_multiplier_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.xp_multiplier
+    ADD CONSTRAINT xp_multiplier_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: xp xp_pkey; Type: CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.xp
+    ADD CONSTRAINT xp_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: creators creators_pkey; Type: CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.creators
+    ADD CONSTRAINT creators_pkey PRIMARY KEY (map_id, user_id);
+
+
+--
+-- Name: edit_requests edit_requests_pkey; Type: CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.edit_requests
+    ADD CONSTRAINT edit_requests_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: guides guides_pkey; Type: CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.guides
+    ADD CONSTRAINT guides_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: guides guides_user_id_map_id_unique; Type: CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.guides
+    ADD CONSTRAINT guides_user_id_map_id_unique UNIQUE (user_id, map_id);
+
+
+--
+-- Name: link_operations link_operations_pkey; Type: CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.link_operations
+    ADD CONSTRAINT link_operations_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: delivery_log delivery_log_event_id_channel_unique; Type: CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.delivery_log
+    ADD CONSTRAINT delivery_log_event_id_channel_unique UNIQUE (event_id, channel);
+
+
+--
+-- Name: delivery_log delivery_log_pkey; Type: CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.delivery_log
+    ADD CONSTRAINT delivery_log_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: events events_pkey; Type: CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.events
+    ADD CONSTRAINT events_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: preferences preferences_pkey; Type: CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.preferences
+    ADD CONSTRAINT preferences_pkey PRIMARY KEY (user_id, event_type, channel);
+
+
+--
+-- Name: meta meta_pkey; Type: CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.meta
+    ADD CONSTRAINT meta_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: meta meta_thread_id_key; Type: CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.meta
+    ADD CONSTRAINT meta_thread_id_key UNIQUE (thread_id);
+
+
+--
+-- Name: transitions transitions_pkey; Type: CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.transitions
+    ADD CONSTRAINT transitions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: votes votes_pkey; Type: CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.votes
+    ADD CONSTRAINT votes_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: votes votes_user_id_map_id_playtest_thread_id_unique; Type: CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.votes
+    ADD CONSTRAINT votes_user_id_map_id_playtest_thread_id_unique UNIQUE (user_id, map_id, playtest_thread_id);
 
 
 --
@@ -2162,6 +3653,14 @@ ALTER TABLE ONLY public.jobs
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_queue_job_id_key UNIQUE (queue_job_id);
+
+
+--
+-- Name: newsfeed newsfeed_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.newsfeed
+    ADD CONSTRAINT newsfeed_pkey PRIMARY KEY (id);
 
 
 --
@@ -2253,6 +3752,246 @@ ALTER TABLE ONLY public.queue_workers
 
 
 --
+-- Name: categories categories_name_key; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.categories
+    ADD CONSTRAINT categories_name_key UNIQUE (name);
+
+
+--
+-- Name: categories categories_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.categories
+    ADD CONSTRAINT categories_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: completions completions_cycle_id_user_id_inserted_at_unique; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.completions
+    ADD CONSTRAINT completions_cycle_id_user_id_inserted_at_unique UNIQUE (cycle_id, user_id, inserted_at);
+
+
+--
+-- Name: completions completions_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.completions
+    ADD CONSTRAINT completions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: config config_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.config
+    ADD CONSTRAINT config_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: cycles cycles_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.cycles
+    ADD CONSTRAINT cycles_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: editions editions_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.editions
+    ADD CONSTRAINT editions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: pending_transitions pending_transitions_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.pending_transitions
+    ADD CONSTRAINT pending_transitions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: streaks streaks_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.streaks
+    ADD CONSTRAINT streaks_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: streaks streaks_user_id_key; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.streaks
+    ADD CONSTRAINT streaks_user_id_key UNIQUE (user_id);
+
+
+--
+-- Name: verdicts verdicts_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.verdicts
+    ADD CONSTRAINT verdicts_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: xp_grants xp_grants_cycle_id_user_id_reason_unique; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.xp_grants
+    ADD CONSTRAINT xp_grants_cycle_id_user_id_reason_unique UNIQUE (cycle_id, user_id, reason);
+
+
+--
+-- Name: xp_grants xp_grants_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.xp_grants
+    ADD CONSTRAINT xp_grants_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: overwatch_usernames overwatch_usernames_pkey; Type: CONSTRAINT; Schema: users; Owner: -
+--
+
+ALTER TABLE ONLY users.overwatch_usernames
+    ADD CONSTRAINT overwatch_usernames_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: overwatch_usernames overwatch_usernames_user_id_username_unique; Type: CONSTRAINT; Schema: users; Owner: -
+--
+
+ALTER TABLE ONLY users.overwatch_usernames
+    ADD CONSTRAINT overwatch_usernames_user_id_username_unique UNIQUE (user_id, username);
+
+
+--
+-- Name: suspicious_flags suspicious_flags_pkey; Type: CONSTRAINT; Schema: users; Owner: -
+--
+
+ALTER TABLE ONLY users.suspicious_flags
+    ADD CONSTRAINT suspicious_flags_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: api_tokens_user_id; Type: INDEX; Schema: auth; Owner: -
+--
+
+CREATE INDEX api_tokens_user_id ON auth.api_tokens USING btree (user_id);
+
+
+--
+-- Name: verification_transitions_completion_id; Type: INDEX; Schema: completions; Owner: -
+--
+
+CREATE INDEX verification_transitions_completion_id ON completions.verification_transitions USING btree (completion_id);
+
+
+--
+-- Name: completions_pending; Type: INDEX; Schema: core; Owner: -
+--
+
+CREATE INDEX completions_pending ON core.completions USING btree (inserted_at) WHERE ((NOT verified) AND (verified_by IS NULL));
+
+
+--
+-- Name: completions_user_id_map_id; Type: INDEX; Schema: core; Owner: -
+--
+
+CREATE INDEX completions_user_id_map_id ON core.completions USING btree (user_id, map_id);
+
+
+--
+-- Name: maps_linked_code; Type: INDEX; Schema: core; Owner: -
+--
+
+CREATE INDEX maps_linked_code ON core.maps USING btree (linked_code) WHERE (linked_code IS NOT NULL);
+
+
+--
+-- Name: user_keys_user_id; Type: INDEX; Schema: lootbox; Owner: -
+--
+
+CREATE INDEX user_keys_user_id ON lootbox.user_keys USING btree (user_id);
+
+
+--
+-- Name: xp_grants_user_id; Type: INDEX; Schema: lootbox; Owner: -
+--
+
+CREATE INDEX xp_grants_user_id ON lootbox.xp_grants USING btree (user_id);
+
+
+--
+-- Name: creators_one_primary_per_map; Type: INDEX; Schema: maps; Owner: -
+--
+
+CREATE UNIQUE INDEX creators_one_primary_per_map ON maps.creators USING btree (map_id) WHERE is_primary;
+
+
+--
+-- Name: creators_user_id; Type: INDEX; Schema: maps; Owner: -
+--
+
+CREATE INDEX creators_user_id ON maps.creators USING btree (user_id);
+
+
+--
+-- Name: edit_requests_one_pending_per_map; Type: INDEX; Schema: maps; Owner: -
+--
+
+CREATE UNIQUE INDEX edit_requests_one_pending_per_map ON maps.edit_requests USING btree (map_id) WHERE (accepted IS NULL);
+
+
+--
+-- Name: guides_map_id; Type: INDEX; Schema: maps; Owner: -
+--
+
+CREATE INDEX guides_map_id ON maps.guides USING btree (map_id);
+
+
+--
+-- Name: events_user_id_active; Type: INDEX; Schema: notifications; Owner: -
+--
+
+CREATE INDEX events_user_id_active ON notifications.events USING btree (user_id, created_at DESC) WHERE (dismissed_at IS NULL);
+
+
+--
+-- Name: events_user_id_unread; Type: INDEX; Schema: notifications; Owner: -
+--
+
+CREATE INDEX events_user_id_unread ON notifications.events USING btree (user_id, created_at DESC) WHERE ((read_at IS NULL) AND (dismissed_at IS NULL));
+
+
+--
+-- Name: meta_one_open_playtest_per_map; Type: INDEX; Schema: playtests; Owner: -
+--
+
+CREATE UNIQUE INDEX meta_one_open_playtest_per_map ON playtests.meta USING btree (map_id) WHERE (NOT completed);
+
+
+--
+-- Name: transitions_playtest_id; Type: INDEX; Schema: playtests; Owner: -
+--
+
+CREATE INDEX transitions_playtest_id ON playtests.transitions USING btree (playtest_id);
+
+
+--
+-- Name: votes_playtest_thread_id; Type: INDEX; Schema: playtests; Owner: -
+--
+
+CREATE INDEX votes_playtest_thread_id ON playtests.votes USING btree (playtest_thread_id);
+
+
+--
 -- Name: effect_bindings_uncertain_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2285,6 +4024,20 @@ CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_ke
 --
 
 CREATE INDEX jobs_status_created_at_idx ON public.jobs USING btree (status, created_at);
+
+
+--
+-- Name: newsfeed_event_type; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX newsfeed_event_type ON public.newsfeed USING btree (event_type);
+
+
+--
+-- Name: newsfeed_id_desc; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX newsfeed_id_desc ON public.newsfeed USING btree (id DESC);
 
 
 --
@@ -2372,6 +4125,97 @@ CREATE INDEX pgqueuer_updated_id_id1_idx ON public.pgqueuer USING btree (updated
 
 
 --
+-- Name: completions_cycle_id_user_id; Type: INDEX; Schema: tournaments; Owner: -
+--
+
+CREATE INDEX completions_cycle_id_user_id ON tournaments.completions USING btree (cycle_id, user_id);
+
+
+--
+-- Name: cycles_one_active_per_edition_category; Type: INDEX; Schema: tournaments; Owner: -
+--
+
+CREATE UNIQUE INDEX cycles_one_active_per_edition_category ON tournaments.cycles USING btree (edition_id, category_id) WHERE (status = 'active'::text);
+
+
+--
+-- Name: pending_transitions_unpublished; Type: INDEX; Schema: tournaments; Owner: -
+--
+
+CREATE INDEX pending_transitions_unpublished ON tournaments.pending_transitions USING btree (created_at) WHERE (NOT published);
+
+
+--
+-- Name: verdicts_tournament_completion_id; Type: INDEX; Schema: tournaments; Owner: -
+--
+
+CREATE INDEX verdicts_tournament_completion_id ON tournaments.verdicts USING btree (tournament_completion_id);
+
+
+--
+-- Name: overwatch_usernames_one_primary_per_user; Type: INDEX; Schema: users; Owner: -
+--
+
+CREATE UNIQUE INDEX overwatch_usernames_one_primary_per_user ON users.overwatch_usernames USING btree (user_id) WHERE is_primary;
+
+
+--
+-- Name: suspicious_flags_user_id; Type: INDEX; Schema: users; Owner: -
+--
+
+CREATE INDEX suspicious_flags_user_id ON users.suspicious_flags USING btree (user_id);
+
+
+--
+-- Name: completions completions_must_beat_personal_best; Type: TRIGGER; Schema: core; Owner: -
+--
+
+CREATE TRIGGER completions_must_beat_personal_best BEFORE INSERT ON core.completions FOR EACH ROW EXECUTE FUNCTION core.completions_must_beat_personal_best();
+
+
+--
+-- Name: maps maps_keep_links_symmetric; Type: TRIGGER; Schema: core; Owner: -
+--
+
+CREATE TRIGGER maps_keep_links_symmetric AFTER INSERT OR UPDATE ON core.maps FOR EACH ROW EXECUTE FUNCTION core.maps_keep_links_symmetric();
+
+
+--
+-- Name: maps maps_set_difficulty; Type: TRIGGER; Schema: core; Owner: -
+--
+
+CREATE TRIGGER maps_set_difficulty BEFORE INSERT OR UPDATE ON core.maps FOR EACH ROW EXECUTE FUNCTION core.maps_set_difficulty();
+
+
+--
+-- Name: maps maps_set_updated_at; Type: TRIGGER; Schema: core; Owner: -
+--
+
+CREATE TRIGGER maps_set_updated_at BEFORE UPDATE ON core.maps FOR EACH ROW EXECUTE FUNCTION core.set_updated_at();
+
+
+--
+-- Name: meta meta_set_updated_at; Type: TRIGGER; Schema: playtests; Owner: -
+--
+
+CREATE TRIGGER meta_set_updated_at BEFORE UPDATE ON playtests.meta FOR EACH ROW EXECUTE FUNCTION core.set_updated_at();
+
+
+--
+-- Name: votes votes_require_verified_completion; Type: TRIGGER; Schema: playtests; Owner: -
+--
+
+CREATE TRIGGER votes_require_verified_completion BEFORE INSERT OR UPDATE ON playtests.votes FOR EACH ROW EXECUTE FUNCTION playtests.votes_require_verified_completion();
+
+
+--
+-- Name: votes votes_set_updated_at; Type: TRIGGER; Schema: playtests; Owner: -
+--
+
+CREATE TRIGGER votes_set_updated_at BEFORE UPDATE ON playtests.votes FOR EACH ROW EXECUTE FUNCTION core.set_updated_at();
+
+
+--
 -- Name: effect_receipts effect_receipts_completed_at_commit; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2383,6 +4227,275 @@ CREATE CONSTRAINT TRIGGER effect_receipts_completed_at_commit AFTER INSERT ON pu
 --
 
 CREATE TRIGGER tg_pgqueuer_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.pgqueuer FOR EACH STATEMENT EXECUTE FUNCTION public.fn_pgqueuer_changed();
+
+
+--
+-- Name: completions completions_verified_is_terminal; Type: TRIGGER; Schema: tournaments; Owner: -
+--
+
+CREATE TRIGGER completions_verified_is_terminal BEFORE UPDATE OF status ON tournaments.completions FOR EACH ROW EXECUTE FUNCTION tournaments.completions_verified_is_terminal();
+
+
+--
+-- Name: config config_set_updated_at; Type: TRIGGER; Schema: tournaments; Owner: -
+--
+
+CREATE TRIGGER config_set_updated_at BEFORE UPDATE ON tournaments.config FOR EACH ROW EXECUTE FUNCTION core.set_updated_at();
+
+
+--
+-- Name: streaks streaks_set_updated_at; Type: TRIGGER; Schema: tournaments; Owner: -
+--
+
+CREATE TRIGGER streaks_set_updated_at BEFORE UPDATE ON tournaments.streaks FOR EACH ROW EXECUTE FUNCTION core.set_updated_at();
+
+
+--
+-- Name: api_tokens api_tokens_user_id_fkey; Type: FK CONSTRAINT; Schema: auth; Owner: -
+--
+
+ALTER TABLE ONLY auth.api_tokens
+    ADD CONSTRAINT api_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id);
+
+
+--
+-- Name: upvotes upvotes_message_id_fkey; Type: FK CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.upvotes
+    ADD CONSTRAINT upvotes_message_id_fkey FOREIGN KEY (message_id) REFERENCES core.completions(message_id);
+
+
+--
+-- Name: upvotes upvotes_user_id_fkey; Type: FK CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.upvotes
+    ADD CONSTRAINT upvotes_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: verification_transitions verification_transitions_completion_id_fkey; Type: FK CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.verification_transitions
+    ADD CONSTRAINT verification_transitions_completion_id_fkey FOREIGN KEY (completion_id) REFERENCES core.completions(id) ON DELETE CASCADE;
+
+
+--
+-- Name: completions completions_map_id_fkey; Type: FK CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: completions completions_tournament_completion_id_fkey; Type: FK CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_tournament_completion_id_fkey FOREIGN KEY (tournament_completion_id) REFERENCES tournaments.completions(id);
+
+
+--
+-- Name: completions completions_user_id_fkey; Type: FK CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: completions completions_verified_by_fkey; Type: FK CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.completions
+    ADD CONSTRAINT completions_verified_by_fkey FOREIGN KEY (verified_by) REFERENCES core.users(id);
+
+
+--
+-- Name: maps maps_linked_code_fkey; Type: FK CONSTRAINT; Schema: core; Owner: -
+--
+
+ALTER TABLE ONLY core.maps
+    ADD CONSTRAINT maps_linked_code_fkey FOREIGN KEY (linked_code) REFERENCES core.maps(code) ON UPDATE CASCADE ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED;
+
+
+--
+-- Name: active_key active_key_key_type_fkey; Type: FK CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.active_key
+    ADD CONSTRAINT active_key_key_type_fkey FOREIGN KEY (key_type) REFERENCES lootbox.key_types(name);
+
+
+--
+-- Name: user_keys user_keys_key_type_fkey; Type: FK CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.user_keys
+    ADD CONSTRAINT user_keys_key_type_fkey FOREIGN KEY (key_type) REFERENCES lootbox.key_types(name);
+
+
+--
+-- Name: user_keys user_keys_user_id_fkey; Type: FK CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.user_keys
+    ADD CONSTRAINT user_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: xp_grants xp_grants_user_id_fkey; Type: FK CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.xp_grants
+    ADD CONSTRAINT xp_grants_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: xp xp_user_id_fkey; Type: FK CONSTRAINT; Schema: lootbox; Owner: -
+--
+
+ALTER TABLE ONLY lootbox.xp
+    ADD CONSTRAINT xp_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: creators creators_map_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.creators
+    ADD CONSTRAINT creators_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id) ON DELETE CASCADE;
+
+
+--
+-- Name: creators creators_user_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.creators
+    ADD CONSTRAINT creators_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: edit_requests edit_requests_created_by_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.edit_requests
+    ADD CONSTRAINT edit_requests_created_by_fkey FOREIGN KEY (created_by) REFERENCES core.users(id);
+
+
+--
+-- Name: edit_requests edit_requests_map_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.edit_requests
+    ADD CONSTRAINT edit_requests_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: edit_requests edit_requests_resolved_by_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.edit_requests
+    ADD CONSTRAINT edit_requests_resolved_by_fkey FOREIGN KEY (resolved_by) REFERENCES core.users(id);
+
+
+--
+-- Name: guides guides_map_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.guides
+    ADD CONSTRAINT guides_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id) ON DELETE CASCADE;
+
+
+--
+-- Name: guides guides_user_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.guides
+    ADD CONSTRAINT guides_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: link_operations link_operations_official_map_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.link_operations
+    ADD CONSTRAINT link_operations_official_map_id_fkey FOREIGN KEY (official_map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: link_operations link_operations_unofficial_map_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.link_operations
+    ADD CONSTRAINT link_operations_unofficial_map_id_fkey FOREIGN KEY (unofficial_map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: delivery_log delivery_log_event_id_fkey; Type: FK CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.delivery_log
+    ADD CONSTRAINT delivery_log_event_id_fkey FOREIGN KEY (event_id) REFERENCES notifications.events(id) ON DELETE CASCADE;
+
+
+--
+-- Name: events events_user_id_fkey; Type: FK CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.events
+    ADD CONSTRAINT events_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: preferences preferences_user_id_fkey; Type: FK CONSTRAINT; Schema: notifications; Owner: -
+--
+
+ALTER TABLE ONLY notifications.preferences
+    ADD CONSTRAINT preferences_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: meta meta_map_id_fkey; Type: FK CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.meta
+    ADD CONSTRAINT meta_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: transitions transitions_playtest_id_fkey; Type: FK CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.transitions
+    ADD CONSTRAINT transitions_playtest_id_fkey FOREIGN KEY (playtest_id) REFERENCES playtests.meta(id);
+
+
+--
+-- Name: votes votes_map_id_fkey; Type: FK CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.votes
+    ADD CONSTRAINT votes_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: votes votes_playtest_thread_id_fkey; Type: FK CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.votes
+    ADD CONSTRAINT votes_playtest_thread_id_fkey FOREIGN KEY (playtest_thread_id) REFERENCES playtests.meta(thread_id);
+
+
+--
+-- Name: votes votes_user_id_fkey; Type: FK CONSTRAINT; Schema: playtests; Owner: -
+--
+
+ALTER TABLE ONLY playtests.votes
+    ADD CONSTRAINT votes_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
 
 
 --
@@ -2450,6 +4563,126 @@ ALTER TABLE ONLY public.queue_import_dispositions
 
 
 --
+-- Name: completions completions_cycle_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.completions
+    ADD CONSTRAINT completions_cycle_id_fkey FOREIGN KEY (cycle_id) REFERENCES tournaments.cycles(id);
+
+
+--
+-- Name: completions completions_map_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.completions
+    ADD CONSTRAINT completions_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: completions completions_user_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.completions
+    ADD CONSTRAINT completions_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: cycles cycles_category_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.cycles
+    ADD CONSTRAINT cycles_category_id_fkey FOREIGN KEY (category_id) REFERENCES tournaments.categories(id);
+
+
+--
+-- Name: cycles cycles_edition_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.cycles
+    ADD CONSTRAINT cycles_edition_id_fkey FOREIGN KEY (edition_id) REFERENCES tournaments.editions(id);
+
+
+--
+-- Name: cycles cycles_map_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.cycles
+    ADD CONSTRAINT cycles_map_id_fkey FOREIGN KEY (map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: cycles cycles_replaced_by_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.cycles
+    ADD CONSTRAINT cycles_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES tournaments.cycles(id);
+
+
+--
+-- Name: pending_transitions pending_transitions_edition_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.pending_transitions
+    ADD CONSTRAINT pending_transitions_edition_id_fkey FOREIGN KEY (edition_id) REFERENCES tournaments.editions(id);
+
+
+--
+-- Name: streaks streaks_user_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.streaks
+    ADD CONSTRAINT streaks_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: verdicts verdicts_tournament_completion_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.verdicts
+    ADD CONSTRAINT verdicts_tournament_completion_id_fkey FOREIGN KEY (tournament_completion_id) REFERENCES tournaments.completions(id);
+
+
+--
+-- Name: xp_grants xp_grants_cycle_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.xp_grants
+    ADD CONSTRAINT xp_grants_cycle_id_fkey FOREIGN KEY (cycle_id) REFERENCES tournaments.cycles(id);
+
+
+--
+-- Name: xp_grants xp_grants_user_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.xp_grants
+    ADD CONSTRAINT xp_grants_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: overwatch_usernames overwatch_usernames_user_id_fkey; Type: FK CONSTRAINT; Schema: users; Owner: -
+--
+
+ALTER TABLE ONLY users.overwatch_usernames
+    ADD CONSTRAINT overwatch_usernames_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: suspicious_flags suspicious_flags_completion_id_fkey; Type: FK CONSTRAINT; Schema: users; Owner: -
+--
+
+ALTER TABLE ONLY users.suspicious_flags
+    ADD CONSTRAINT suspicious_flags_completion_id_fkey FOREIGN KEY (completion_id) REFERENCES core.completions(id);
+
+
+--
+-- Name: suspicious_flags suspicious_flags_user_id_fkey; Type: FK CONSTRAINT; Schema: users; Owner: -
+--
+
+ALTER TABLE ONLY users.suspicious_flags
+    ADD CONSTRAINT suspicious_flags_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
 -- Name: pgqueuer bot_owned_jobs; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2469,6 +4702,48 @@ ALTER TABLE public.pgqueuer ENABLE ROW LEVEL SECURITY;
 --
 
 GRANT USAGE ON SCHEMA public TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION completions_must_beat_personal_best(); Type: ACL; Schema: core; Owner: -
+--
+
+REVOKE ALL ON FUNCTION core.completions_must_beat_personal_best() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION difficulty_label(raw numeric); Type: ACL; Schema: core; Owner: -
+--
+
+REVOKE ALL ON FUNCTION core.difficulty_label(raw numeric) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION maps_keep_links_symmetric(); Type: ACL; Schema: core; Owner: -
+--
+
+REVOKE ALL ON FUNCTION core.maps_keep_links_symmetric() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION maps_set_difficulty(); Type: ACL; Schema: core; Owner: -
+--
+
+REVOKE ALL ON FUNCTION core.maps_set_difficulty() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION set_updated_at(); Type: ACL; Schema: core; Owner: -
+--
+
+REVOKE ALL ON FUNCTION core.set_updated_at() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION votes_require_verified_completion(); Type: ACL; Schema: playtests; Owner: -
+--
+
+REVOKE ALL ON FUNCTION playtests.votes_require_verified_completion() FROM PUBLIC;
 
 
 --
@@ -2759,6 +5034,13 @@ GRANT ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_h
 
 REVOKE ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION completions_verified_is_terminal(); Type: ACL; Schema: tournaments; Owner: -
+--
+
+REVOKE ALL ON FUNCTION tournaments.completions_verified_is_terminal() FROM PUBLIC;
 
 
 --

@@ -1,0 +1,17 @@
+DROP TABLE lootbox.sub_tiers;
+DROP TABLE lootbox.main_tiers;
+DROP TABLE lootbox.user_keys;
+DROP TABLE lootbox.active_key;
+DROP TABLE lootbox.key_types;
+DROP TABLE lootbox.xp_grants;
+DROP TABLE lootbox.xp_multiplier;
+DROP TABLE lootbox.xp;
+DROP TABLE completions.upvotes;
+DROP TABLE completions.verification_transitions;
+DROP TRIGGER votes_require_verified_completion ON playtests.votes;
+DROP FUNCTION playtests.votes_require_verified_completion();
+ALTER TABLE users.suspicious_flags DROP CONSTRAINT suspicious_flags_completion_id_fkey;
+DROP TABLE core.completions;
+DROP FUNCTION core.completions_must_beat_personal_best();
+DROP SCHEMA lootbox;
+DROP SCHEMA completions;

@@ -1,0 +1,13 @@
+DROP TABLE playtests.transitions;
+DROP TABLE playtests.votes;
+DROP TABLE playtests.meta;
+DROP TABLE maps.edit_requests;
+DROP TABLE maps.link_operations;
+DROP TABLE maps.guides;
+DROP TABLE maps.creators;
+DROP TABLE core.maps;
+DROP FUNCTION core.maps_keep_links_symmetric();
+DROP FUNCTION core.maps_set_difficulty();
+DROP FUNCTION core.difficulty_label(numeric);
+DROP SCHEMA playtests;
+DROP SCHEMA maps;

@@ -1,0 +1,12 @@
+DROP TABLE tournaments.streaks;
+DROP TABLE tournaments.xp_grants;
+DROP TABLE tournaments.pending_transitions;
+DROP TABLE tournaments.verdicts;
+ALTER TABLE core.completions DROP CONSTRAINT completions_tournament_completion_id_fkey;
+DROP TABLE tournaments.completions;
+DROP FUNCTION tournaments.completions_verified_is_terminal();
+DROP TABLE tournaments.cycles;
+DROP TABLE tournaments.editions;
+DROP TABLE tournaments.categories;
+DROP TABLE tournaments.config;
+DROP SCHEMA tournaments;

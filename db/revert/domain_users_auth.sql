@@ -1,0 +1,9 @@
+DROP TABLE auth.api_tokens;
+DROP TABLE auth.users;
+DROP TABLE users.suspicious_flags;
+DROP TABLE users.overwatch_usernames;
+DROP TABLE core.users;
+DROP FUNCTION core.set_updated_at();
+DROP SCHEMA auth;
+DROP SCHEMA users;
+DROP SCHEMA core;
