@@ -1,0 +1,1 @@
+"""API-key authentication: hashed keys, scopes and the guard that checks them."""

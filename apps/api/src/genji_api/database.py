@@ -1,0 +1,70 @@
+"""The API's connection pool and the service transaction boundary."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import asyncpg
+from genji_queue.errors import RetryTransactionError
+
+log = logging.getLogger("genji.api")
+
+T = TypeVar("T")
+
+# Raised by the server when a transaction lost a serialization or deadlock race: nothing it
+# did was committed, so running the whole transaction again is safe.
+_RETRYABLE = (
+    RetryTransactionError,
+    asyncpg.SerializationError,
+    asyncpg.DeadlockDetectedError,
+)
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    for kind in ("json", "jsonb"):
+        await conn.set_type_codec(kind, encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+
+
+async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
+    pool = await asyncpg.create_pool(
+        dsn,
+        min_size=min_size,
+        max_size=max_size,
+        init=_init_connection,
+        server_settings={"application_name": "genji-api"},
+    )
+    assert pool is not None
+    return pool
+
+
+class Database:
+    """The pool behind every service. `transaction` is the only way services write."""
+
+    def __init__(self, pool: asyncpg.Pool, *, attempts: int = 3) -> None:
+        self.pool = pool
+        self.attempts = attempts
+
+    async def transaction(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run `work` in one READ COMMITTED transaction on one pooled connection.
+
+        A serialization failure or deadlock rolls the whole transaction back and runs it again,
+        at most `attempts` times in all; any other error rolls it back and propagates. `work`
+        must therefore do nothing outside the database that it cannot repeat.
+        """
+        for attempt in range(1, self.attempts + 1):
+            try:
+                async with self.pool.acquire() as conn, conn.transaction():
+                    return await work(conn)
+            except _RETRYABLE as error:
+                if attempt == self.attempts:
+                    raise
+                log.info("transaction lost a race (%s); attempt %d", type(error).__name__, attempt)
+        raise AssertionError("unreachable")
+
+    async def read(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run read-only `work` on a pooled connection (no transaction)."""
+        async with self.pool.acquire() as conn:
+            return await work(conn)

@@ -1,0 +1,63 @@
+"""Perform a mutation at most once per (job, effect), inside the caller's transaction."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import asyncpg
+import msgspec
+from genji_queue.errors import (
+    EffectFingerprintMismatchError,
+    JobNotFoundError,
+    StaleClaimError,
+)
+from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
+
+from genji_api.effects.context import EffectContext
+from genji_api.errors import ConflictError, NotFoundError
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+def fingerprint(request: msgspec.Struct) -> str:
+    return hashlib.sha256(msgspec.json.encode(request)).hexdigest()
+
+
+async def once(
+    conn: asyncpg.Connection,
+    effect: EffectContext | None,
+    request: msgspec.Struct,
+    result_type: type[R],
+    perform: Callable[[], Awaitable[R]],
+) -> R:
+    """Run `perform` unless this job's effect already ran; then return its recorded result.
+
+    Without an effect context (an ordinary client) `perform` simply runs. With one, the
+    receipt, the mutation and its result commit together; a concurrent duplicate waits and then
+    reads the result, and a handler whose claim is no longer active cannot start the effect.
+    """
+    if effect is None:
+        return await perform()
+    try:
+        receipt = await effect_receipt_begin(
+            conn, effect.claim, effect.job_id, effect.effect_key, fingerprint(request)
+        )
+    except StaleClaimError:
+        raise ConflictError("The job's claim is no longer active.") from None
+    except EffectFingerprintMismatchError:
+        raise ConflictError(
+            f"Effect {effect.effect_key!r} of job {effect.job_id} "
+            "was recorded with another request."
+        ) from None
+    except JobNotFoundError:
+        raise NotFoundError("Job not found.") from None
+    if not receipt.fresh:
+        recorded: Any = receipt.result
+        return msgspec.convert(recorded, result_type)
+    result = await perform()
+    await effect_receipt_complete(
+        conn, effect.job_id, effect.effect_key, msgspec.to_builtins(result)
+    )
+    return result

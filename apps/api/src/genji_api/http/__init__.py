@@ -1,0 +1,1 @@
+"""HTTP plumbing shared by every route: error bodies, authentication, request types."""

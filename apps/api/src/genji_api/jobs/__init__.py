@@ -1,0 +1,1 @@
+"""Public job status: the one reader of the SQL status projection for HTTP clients."""

@@ -1,0 +1,1 @@
+"""Newsfeed entries and the api.newsfeed.create job that posts each one."""

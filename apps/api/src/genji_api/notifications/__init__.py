@@ -1,0 +1,1 @@
+"""Notification events, delivery preferences and the api.notification.delivery job."""

@@ -1,0 +1,11 @@
+"""Every controller the API serves under /api/v3, one per feature."""
+
+from __future__ import annotations
+
+from litestar.types import ControllerRouterHandler
+
+from genji_api.jobs.routes import InternalJobsController
+
+ROUTES: list[ControllerRouterHandler] = [
+    InternalJobsController,
+]

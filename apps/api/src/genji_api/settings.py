@@ -1,0 +1,57 @@
+"""The API process's settings, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class ApiSettings:
+    database_url: str
+    ocr_url: str = "http://127.0.0.1:8700"
+    ocr_timeout_seconds: float = 15.0
+    bot_user_id: int = 0
+    """The bot's Discord id, recorded as the verifier of automatic verdicts."""
+    pool_min_size: int = 1
+    pool_max_size: int = 10
+    request_max_body_bytes: int = 1_000_000
+    transaction_attempts: int = 3
+    """How many times a service transaction runs when it loses a serialization or deadlock race."""
+    run_worker: bool = False
+    """Run the API-owned queue entrypoints inside this process (the production layout)."""
+    outbox_interval_seconds: float = 10.0
+
+
+def _number(environ: Mapping[str, str], name: str, default: float) -> float:
+    raw = environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+
+
+def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
+    url = environ.get("DATABASE_URL")
+    if not url:
+        raise SettingsError("DATABASE_URL must name the API's database (the owner login)")
+    return ApiSettings(
+        database_url=url,
+        ocr_url=environ.get("OCR_URL", ApiSettings.ocr_url),
+        ocr_timeout_seconds=_number(
+            environ, "OCR_TIMEOUT_SECONDS", ApiSettings.ocr_timeout_seconds
+        ),
+        bot_user_id=int(_number(environ, "BOT_USER_ID", 0)),
+        pool_max_size=int(_number(environ, "API_POOL_MAX_SIZE", ApiSettings.pool_max_size)),
+        run_worker=environ.get("GENJI_API_WORKER", "1") not in ("0", "false", "no"),
+        outbox_interval_seconds=_number(
+            environ, "TOURNAMENT_OUTBOX_INTERVAL", ApiSettings.outbox_interval_seconds
+        ),
+    )

@@ -1,0 +1,1 @@
+"""XP totals, the grant ledger and the api.xp.grant job of each grant."""

@@ -1,0 +1,45 @@
+"""An API served on the test database, reached through its real HTTP routes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import asyncpg
+import pytest
+from genji_api.app import create_app
+from genji_api.auth.tokens import issue_token
+from genji_api.settings import ApiSettings
+from litestar.testing import AsyncTestClient
+from testdb import Connect, Database
+
+MakeKey = Callable[..., Awaitable[str]]
+
+
+@pytest.fixture
+def api_settings(db: Database) -> ApiSettings:
+    return ApiSettings(database_url=db.dsn, pool_max_size=6, bot_user_id=10**18)
+
+
+@pytest.fixture
+async def owner(connect: Connect) -> asyncpg.Connection:
+    """An independent owner connection: seeds data and inspects what requests committed."""
+    return await connect("owner")
+
+
+@pytest.fixture
+async def make_key(owner: asyncpg.Connection) -> MakeKey:
+    """Issue an API key: a superuser one, or one with the given scopes."""
+
+    async def _make(*scopes: str, superuser: bool = False, username: str = "tests") -> str:
+        return await issue_token(owner, username, superuser=superuser, scopes=frozenset(scopes))
+
+    return _make
+
+
+@pytest.fixture
+async def api(api_settings: ApiSettings, make_key: MakeKey) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    """A client of the served app, authenticated with a superuser key."""
+    key = await make_key(superuser=True, username="superuser")
+    async with AsyncTestClient(app=create_app(api_settings)) as client:
+        client.headers["X-API-KEY"] = key
+        yield client

@@ -1,0 +1,12 @@
+"""Every producer, as one case each: how to set it up and how to trigger it.
+
+Each feature keeps its cases in its own module; CASES lists them all.
+"""
+
+from __future__ import annotations
+
+from producer_cases.case import ProducerCase, ProducerEnv
+
+CASES: list[ProducerCase] = []
+
+__all__ = ("CASES", "ProducerCase", "ProducerEnv")

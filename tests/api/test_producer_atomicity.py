@@ -1,0 +1,74 @@
+"""Q01/Q02 for every producer: its business change and its jobs commit together or not at all.
+
+Each producer runs through its real route (or, for the API worker's producers, its service) on
+the real enqueue path. Failures are injected in the database itself, so nothing in the
+application knows about them: at COMMIT (Q01, the business transaction rolls back) and at the
+insertion of the queue row (Q02). An independent connection then counts every business, job,
+receipt and queue row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+from db_state import FailurePoint, inject_failure, job_events, remove_failure, table_counts
+from genji_api.database import Database
+from genji_api.settings import ApiSettings
+from litestar.testing import AsyncTestClient
+from producer_cases import CASES, ProducerCase, ProducerEnv
+
+pytestmark = pytest.mark.queue
+
+
+@pytest.fixture
+async def env(
+    api: AsyncTestClient,
+    owner: asyncpg.Connection,
+    api_settings: ApiSettings,  # type: ignore[type-arg]
+) -> AsyncIterator[ProducerEnv]:
+    database: Database = api.app.state.database
+    yield ProducerEnv(api=api, owner=owner, database=database, settings=api_settings)
+
+
+async def _run(case: ProducerCase, env: ProducerEnv, state: object) -> int | None:
+    """The HTTP status, or None when a service call returned without raising."""
+    response = await case.act(env, state)
+    return None if response is None else response.status_code
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+async def test_producer_commits_its_jobs(case: ProducerCase, env: ProducerEnv) -> None:
+    state = await case.setup(env)
+    before = await job_events(env.owner)
+    status = await _run(case, env, state)
+    assert status in (None, case.ok)
+    enqueued = (await job_events(env.owner))[len(before) :]
+    assert case.events <= set(enqueued), f"{case.name} enqueued {enqueued}"
+    orphans = await env.owner.fetchval(
+        "SELECT count(*) FROM jobs j WHERE j.event_key IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM pgqueuer q WHERE q.id = j.queue_job_id) AND NOT EXISTS "
+        "(SELECT 1 FROM pgqueuer_log l WHERE l.job_id = j.queue_job_id)"
+    )
+    assert orphans == 0
+
+
+@pytest.mark.parametrize("where", ["commit", "queue_insert"], ids=["Q01", "Q02"])
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+async def test_producer_failure_leaves_nothing(
+    case: ProducerCase, where: FailurePoint, env: ProducerEnv
+) -> None:
+    state = await case.setup(env)
+    before = await table_counts(env.owner)
+    await inject_failure(env.owner, where)
+    try:
+        try:
+            status = await _run(case, env, state)
+        except Exception as error:  # a service call reports the failure by raising
+            assert "injected failure" in str(error)
+        else:
+            assert status is not None and status >= 500, f"{case.name} reported success"
+    finally:
+        await remove_failure(env.owner)
+    assert await table_counts(env.owner) == before
