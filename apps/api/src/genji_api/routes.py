@@ -5,7 +5,9 @@ from __future__ import annotations
 from litestar.types import ControllerRouterHandler
 
 from genji_api.jobs.routes import InternalJobsController
+from genji_api.tournaments.admin_routes import TournamentAdminController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    TournamentAdminController,
 ]
