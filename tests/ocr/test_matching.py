@@ -34,6 +34,3 @@ def read(name: str | None, time: float | None, code: str | None) -> ExtractedRes
 def test_ocr_matches(extracted: ExtractedResult, expected: tuple[bool, bool, bool]) -> None:
     assert ocr_matches(extracted, code="ABC12", time=12.34, names=NAMES) == expected
 
-
-def test_no_name_never_matches_even_without_names() -> None:
-    assert ocr_matches(read(None, 1.0, "A"), code="A", time=1.0, names=[]) == (True, True, False)

@@ -18,5 +18,5 @@ def ocr_matches(
     """
     code_match = extracted.code == code
     time_match = extracted.time == time
-    user_match = extracted.name is not None and extracted.name in names
+    user_match = extracted.name in names
     return code_match, time_match, user_match
