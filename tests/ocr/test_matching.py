@@ -33,4 +33,3 @@ def read(name: str | None, time: float | None, code: str | None) -> ExtractedRes
 )
 def test_ocr_matches(extracted: ExtractedResult, expected: tuple[bool, bool, bool]) -> None:
     assert ocr_matches(extracted, code="ABC12", time=12.34, names=NAMES) == expected
-
