@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from litestar.types import ControllerRouterHandler
 
+from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
+from genji_api.newsfeed.routes import NewsfeedController
+from genji_api.notifications.routes import NotificationsController
+from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    GuidesController,
+    NewsfeedController,
+    NotificationsController,
+    XpController,
 ]
