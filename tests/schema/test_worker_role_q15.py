@@ -83,6 +83,15 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
         "SELECT * FROM job_public_status(gen_random_uuid())",
         "CREATE TABLE public.sneaky (id int)",
         "CREATE SCHEMA sneaky",
+        "SELECT * FROM core.users",
+        "INSERT INTO core.users (id, nickname) VALUES (1, 'x')",
+        "SELECT key_hash FROM auth.api_tokens",
+        "UPDATE lootbox.xp SET amount = 0",
+        "SELECT * FROM public.newsfeed",
+        "DELETE FROM notifications.events",
+        "UPDATE tournaments.config SET transitions_paused = true",
+        "SELECT core.difficulty_label(5)",
+        "CREATE TABLE core.sneaky (id int)",
     ],
     ids=[
         "q15-read-domain",
@@ -103,6 +112,15 @@ async def test_q15_worker_role_dequeues_heartbeats_retries_holds_and_logs(connec
         "q15-call-status",
         "q15-create-table",
         "q15-create-schema",
+        "q15-read-users",
+        "q15-write-users",
+        "q15-read-api-token-hashes",
+        "q15-write-xp",
+        "q15-read-newsfeed",
+        "q15-delete-notifications",
+        "q15-pause-tournaments",
+        "q15-call-domain-function",
+        "q15-create-table-in-domain-schema",
     ],
 )
 async def test_worker_role_is_denied(connect: Connect, statement: str) -> None:
@@ -111,6 +129,68 @@ async def test_worker_role_is_denied(connect: Connect, statement: str) -> None:
     worker = await connect("worker")
     with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied"):
         await worker.execute(statement)
+
+
+# The queue's own grants to the worker (docs/sql-api.md); every other relation is out of reach.
+QUEUE_GRANTED = {"pgqueuer", "queue_event_types", "pgqueuer_log", "pgqueuer_statistics"}
+DOMAIN_SCHEMAS = {
+    "core",
+    "users",
+    "auth",
+    "maps",
+    "playtests",
+    "completions",
+    "lootbox",
+    "notifications",
+    "tournaments",
+}
+APP_SCHEMAS = "n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema'"
+
+
+async def test_q15_worker_role_and_public_reach_no_schema_table_or_function_beyond_the_queue(
+    connect: Connect,
+) -> None:
+    owner = await connect()
+    schemas = await owner.fetch(
+        f"""SELECT n.nspname, has_schema_privilege($1, n.oid, 'USAGE, CREATE') AS any,
+                  ARRAY(SELECT a.privilege_type FROM aclexplode(n.nspacl) a
+                        WHERE a.grantee = 0 ORDER BY 1) AS public
+           FROM pg_namespace n WHERE {APP_SCHEMAS}""",
+        WORKER_ROLE,
+    )
+    names = {s["nspname"] for s in schemas}
+    assert DOMAIN_SCHEMAS <= names  # the catalogue checks below cover the domain
+    assert [s["nspname"] for s in schemas if s["any"] and s["nspname"] != "public"] == []
+    # PUBLIC may look up names in public (PostgreSQL's default), and nothing more anywhere.
+    granted = {s["nspname"]: s["public"] for s in schemas if s["public"]}
+    assert granted in ({}, {"public": ["USAGE"]})
+
+    relations = await owner.fetch(
+        f"""SELECT n.nspname || '.' || c.relname AS name,
+                  has_table_privilege($1, c.oid,
+                      'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
+                  OR has_any_column_privilege($1, c.oid, 'SELECT, INSERT, UPDATE, REFERENCES')
+                      AS any,
+                  EXISTS (SELECT 1 FROM aclexplode(c.relacl) a WHERE a.grantee = 0) AS public
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE {APP_SCHEMAS} AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')""",
+        WORKER_ROLE,
+    )
+    assert {r["name"].split(".")[0] for r in relations} >= DOMAIN_SCHEMAS
+    reachable = {r["name"] for r in relations if r["any"]}
+    assert reachable == {f"public.{t}" for t in QUEUE_GRANTED}
+    assert [r["name"] for r in relations if r["public"]] == []
+
+    functions = await owner.fetch(
+        f"""SELECT p.oid::regprocedure::text AS name
+           FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+           WHERE {APP_SCHEMAS} AND n.nspname <> 'public'
+             AND (has_function_privilege($1, p.oid, 'EXECUTE')
+                  OR EXISTS (SELECT 1 FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                             WHERE a.grantee = 0))""",
+        WORKER_ROLE,
+    )
+    assert [f["name"] for f in functions] == []
 
 
 async def test_q15_worker_role_has_no_elevated_attributes(connect: Connect) -> None:

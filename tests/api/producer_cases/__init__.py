@@ -5,10 +5,12 @@ Each feature keeps its cases in its own module; CASES lists them all.
 
 from __future__ import annotations
 
-from producer_cases import tournaments
+from producer_cases import guides, maps, tournaments
 from producer_cases.case import ProducerCase, ProducerEnv
 
 CASES: list[ProducerCase] = []
+CASES += guides.CASES
+CASES += maps.CASES
 CASES += tournaments.CASES
 
 __all__ = ("CASES", "ProducerCase", "ProducerEnv")

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from litestar.types import ControllerRouterHandler
 
+from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
+from genji_api.maps.routes import MapsController
+from genji_api.newsfeed.routes import NewsfeedController
+from genji_api.notifications.routes import NotificationsController
 from genji_api.tournaments.admin_routes import TournamentAdminController
+from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    GuidesController,
+    MapsController,
+    NewsfeedController,
+    NotificationsController,
     TournamentAdminController,
+    XpController,
 ]

@@ -1,1 +1,1 @@
-"""Weekly tournaments: editions and cycles, submissions and verdicts, the outbox and rewards."""
+"""Weekly tournaments."""

@@ -45,7 +45,7 @@ class BootstrappedEdition:
 
 
 def edition_entity_key(edition_id: int) -> str:
-    return f"tournament_edition:{edition_id}"
+    return f"tournament-edition:{edition_id}"
 
 
 async def lock_transitions(conn: asyncpg.Connection) -> None:

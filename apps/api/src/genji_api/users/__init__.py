@@ -1,0 +1,1 @@
+"""Users as other features read them: existence and the display name."""
