@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import seed
@@ -109,7 +109,7 @@ async def ended_edition(
     """An edition awaiting results (two verified runs, optionally one pending) and its successor."""
     category_id = await category(conn)
     map_ids = [(await seed.game_map(conn))[0] for _ in range(3)]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     edition_id = await edition(
         conn,
         started_at=now - timedelta(days=8),
@@ -118,7 +118,9 @@ async def ended_edition(
         start_announced=start_announced,
     )
     cycle_id = await cycle(conn, edition_id, category_id, map_ids[0], "finalizing")
-    next_id = await edition(conn, started_at=now - timedelta(days=1), ends_at=now + timedelta(days=6))
+    next_id = await edition(
+        conn, started_at=now - timedelta(days=1), ends_at=now + timedelta(days=6)
+    )
     next_cycle = await cycle(conn, next_id, category_id, map_ids[1], "active")
     winner = await seed.user(conn)
     runner_up = await seed.user(conn)
@@ -157,7 +159,7 @@ async def live_edition(conn: asyncpg.Connection, *, maps: int = 3) -> LiveEditio
     """An active edition with one active cycle, and spare eligible maps for rerolls."""
     category_id = await category(conn)
     map_ids = [(await seed.game_map(conn))[0] for _ in range(maps)]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     edition_id = await edition(conn, started_at=now, ends_at=now + timedelta(days=7))
     cycle_id = await cycle(conn, edition_id, category_id, map_ids[0], "active")
     return LiveEdition(category_id, map_ids, edition_id, cycle_id)
