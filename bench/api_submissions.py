@@ -3,8 +3,9 @@ on a durable server and with fsync off, and the share of server time spent in en
 
   guide       POST /api/v3/maps/{code}/guides {url, user_id}: the guide, its Guide XP and
               newsfeed entry, with their jobs, in one transaction
-  completion  POST /api/v3/completions/ {code, user_id, time, screenshot, video}: a run with a
-              video, so it goes to manual review and no OCR call is made
+  completion  POST /api/v3/completions/ {code, user_id, time, screenshot}: a screenshot-only
+              run of an unflagged user, the usual submission: the run and its OCR job in one
+              transaction (OCR itself runs later, in the job)
 
 The API runs in its own process (bench/api_server.py: the real application under uvicorn on
 loopback), which adds up its whole-request server time and the time of every
@@ -124,7 +125,7 @@ async def seed(database: Database, count: int) -> str:
         async with conn.transaction():
             await conn.execute(
                 "INSERT INTO core.users (id, nickname, global_name) "
-                "SELECT $1 + n, 'bench' || n, 'bench' || n FROM generate_series(0, $2) n",
+                "SELECT $1::bigint + n, 'bench' || n, 'bench' || n FROM generate_series(0, $2) n",
                 BASE_USER_ID,
                 count,
             )
@@ -158,7 +159,6 @@ def request(route: str, k: int) -> tuple[str, dict[str, Any]]:
         "user_id": user_id(k),
         "time": 100.0,
         "screenshot": f"https://img.example/run{k}.png",
-        "video": f"https://youtu.be/run{k}",
     }
 
 
