@@ -29,7 +29,7 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
+Asgi = Callable[..., Awaitable[None]]
 
 STATS_PATH = "/__bench/stats"
 RESET_PATH = "/__bench/reset"

@@ -75,12 +75,22 @@ QUICK = {DURABLE: Sizes(n=40, warmup=8), FSYNC_OFF: Sizes(n=40, warmup=8)}
 
 
 @dataclass(frozen=True)
+class ServerTotals:
+    """What bench/api_server.py counted since its last reset."""
+
+    requests: int
+    request_s: float
+    enqueues: int
+    enqueue_s: float
+
+
+@dataclass(frozen=True)
 class Result:
     route: str
     clients: int
     latencies_s: list[float]
     wall_s: float
-    stats: dict[str, Any]
+    server: ServerTotals
 
     @property
     def name(self) -> str:
@@ -96,14 +106,19 @@ class Result:
     @property
     def share(self) -> float:
         """Enqueue's share of server time, percent."""
-        return 100 * self.stats["enqueue_s"] / self.stats["request_s"]
+        return 100 * self.server.enqueue_s / self.server.request_s
 
-    def per_request_ms(self, key: str) -> float:
-        return 1e3 * self.stats[key] / self.stats["requests"]
+    @property
+    def server_ms(self) -> float:
+        return 1e3 * self.server.request_s / self.server.requests
+
+    @property
+    def enqueue_ms(self) -> float:
+        return 1e3 * self.server.enqueue_s / self.server.requests
 
     @property
     def enqueues_per_request(self) -> float:
-        return self.stats["enqueues"] / self.stats["requests"]
+        return self.server.enqueues / self.server.requests
 
 
 # -- data ------------------------------------------------------------------------------------
@@ -253,10 +268,10 @@ async def measure_case(
     await database.checkpoint()
     (await client.post("/__bench/reset")).raise_for_status()
     latencies, wall = await burst(client, route, list(itertools.islice(ks, sizes.n)), clients)
-    stats = (await client.get("/__bench/stats")).raise_for_status().json()
-    if stats["requests"] != sizes.n or stats["enqueues"] == 0:
-        raise RuntimeError(f"{route}: the server counted {stats} for {sizes.n} requests")
-    result = Result(route, clients, latencies, wall, stats)
+    server = ServerTotals(**(await client.get("/__bench/stats")).raise_for_status().json())
+    if server.requests != sizes.n or server.enqueues == 0:
+        raise RuntimeError(f"{route}: the server counted {server} for {sizes.n} requests")
+    result = Result(route, clients, latencies, wall, server)
     print(
         f"  {result.name}: p50 {result.latency_ms(50):.2f} ms, {result.rate:,.0f}/s, "
         f"enqueue {result.share:.1f}% of server time",
@@ -316,8 +331,8 @@ def print_results(mode: Mode, results: Sequence[Result]) -> None:
             f"{r.latency_ms(50):.2f}",
             f"{r.latency_ms(99):.2f}",
             f"{r.rate:,.0f}",
-            f"{r.per_request_ms('request_s'):.2f}",
-            f"{r.per_request_ms('enqueue_s'):.2f}",
+            f"{r.server_ms:.2f}",
+            f"{r.enqueue_ms:.2f}",
             f"{r.enqueues_per_request:.1f}",
             f"{r.share:.1f}%",
         ]
