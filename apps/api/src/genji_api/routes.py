@@ -6,8 +6,10 @@ from litestar.types import ControllerRouterHandler
 
 from genji_api.jobs.routes import InternalJobsController
 from genji_api.maps.routes import MapsController
+from genji_api.playtests.routes import PlaytestsController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
     MapsController,
+    PlaytestsController,
 ]
