@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-from db_state import inject_failure, remove_failure, table_counts
+from db_state import table_counts
 from litestar.testing import AsyncTestClient
 from seed import new_code, user
 from seed_maps import map_body
@@ -20,11 +20,20 @@ async def test_q01_guide_xp_rolls_back_with_the_map(
     code = new_code()
     body = map_body(code, creator, guide_url="https://youtu.be/guide", official=True)
     before = await table_counts(owner)
-    await inject_failure(owner, "commit")
+    # The map's own commit fails (a deferred trigger on core.maps), after the guide, its XP and
+    # every job were written: anything committed elsewhere would survive.
+    await owner.execute(
+        "CREATE FUNCTION public.map_commit_fails() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$BEGIN RAISE EXCEPTION 'injected failure (map commit)'; END$$"
+    )
+    await owner.execute(
+        "CREATE CONSTRAINT TRIGGER map_commit_fails AFTER INSERT ON core.maps "
+        "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.map_commit_fails()"
+    )
     try:
         response = await api.post("/api/v3/maps", json=body)
     finally:
-        await remove_failure(owner)
+        await owner.execute("DROP FUNCTION public.map_commit_fails() CASCADE")
     assert response.status_code == 500
     after = await table_counts(owner)
     assert after == before
