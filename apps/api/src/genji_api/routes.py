@@ -10,6 +10,7 @@ from genji_api.maps.routes import MapsController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
 from genji_api.xp.routes import XpController
+from genji_api.playtests.routes import PlaytestsController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
@@ -18,4 +19,5 @@ ROUTES: list[ControllerRouterHandler] = [
     NewsfeedController,
     NotificationsController,
     XpController,
+    PlaytestsController,
 ]
