@@ -1,8 +1,8 @@
 """The real API served for bench/api_submissions.py, with two timers added around it.
 
   request   whole-request server time: from the ASGI call's start until the response is sent
-  enqueue   every call of genji_queue.enqueue.enqueue_job, the SQL enqueue the API's
-            enqueue_job (and so every producer) makes at call time
+  enqueue   every call of the typed SQL enqueue wrapper (module genji_queue.enqueue), which
+            the API's enqueue, and so every producer, looks up at call time
 
 `GET /__bench/stats` returns both totals and their counts as JSON and `POST /__bench/reset`
 zeroes them; both are answered before the application and counted by neither timer.
