@@ -5,6 +5,7 @@
 BEGIN;
 
 INSERT INTO core.users (id, nickname, global_name, is_mod) VALUES
+    (1000000000000000000, 'Genji Shimada', NULL, false),
     (1000000000000000001, 'Nebula', 'nebula', true),
     (1000000000000000002, 'Kestrel', 'kestrel', false),
     (1000000000000000003, 'Saffron', NULL, false),

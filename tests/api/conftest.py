@@ -14,16 +14,27 @@ from testdb import Connect, Database
 
 MakeKey = Callable[..., Awaitable[str]]
 
+BOT_USER_ID = 10**18
+
 
 @pytest.fixture
 def api_settings(db: Database) -> ApiSettings:
-    return ApiSettings(database_url=db.dsn, pool_max_size=6, bot_user_id=10**18)
+    return ApiSettings(database_url=db.dsn, pool_max_size=6, bot_user_id=BOT_USER_ID)
 
 
 @pytest.fixture
 async def owner(connect: Connect) -> asyncpg.Connection:
-    """An independent owner connection: seeds data and inspects what requests committed."""
-    return await connect("owner")
+    """An independent owner connection: seeds data and inspects what requests committed.
+
+    The bot's own account exists, as in production: automatic verdicts name it.
+    """
+    conn = await connect("owner")
+    await conn.execute(
+        "INSERT INTO core.users (id, nickname) VALUES ($1, 'Genji Shimada') "
+        "ON CONFLICT (id) DO NOTHING",
+        BOT_USER_ID,
+    )
+    return conn
 
 
 @pytest.fixture

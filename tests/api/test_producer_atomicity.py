@@ -54,8 +54,14 @@ async def test_producer_commits_its_jobs(case: ProducerCase, env: ProducerEnv) -
     assert orphans == 0
 
 
-@pytest.mark.parametrize("where", ["commit", "queue_insert"], ids=["Q01", "Q02"])
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+FAILURES = [
+    pytest.param(case, where, id=f"{acceptance_id}-{case.name}")
+    for case in CASES
+    for where, acceptance_id in (("commit", "Q01"), ("queue_insert", "Q02"))
+]
+
+
+@pytest.mark.parametrize(("case", "where"), FAILURES)
 async def test_producer_failure_leaves_nothing(
     case: ProducerCase, where: FailurePoint, env: ProducerEnv
 ) -> None:

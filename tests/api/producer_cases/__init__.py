@@ -5,10 +5,11 @@ Each feature keeps its cases in its own module; CASES lists them all.
 
 from __future__ import annotations
 
-from producer_cases import guides
+from producer_cases import guides, maps
 from producer_cases.case import ProducerCase, ProducerEnv
 
 CASES: list[ProducerCase] = []
 CASES += guides.CASES
+CASES += maps.CASES
 
 __all__ = ("CASES", "ProducerCase", "ProducerEnv")

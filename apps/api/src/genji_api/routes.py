@@ -6,14 +6,18 @@ from litestar.types import ControllerRouterHandler
 
 from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
+from genji_api.maps.routes import MapsController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
 from genji_api.xp.routes import XpController
+from genji_api.playtests.routes import PlaytestsController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
     GuidesController,
+    MapsController,
     NewsfeedController,
     NotificationsController,
     XpController,
+    PlaytestsController,
 ]

@@ -1,0 +1,1 @@
+"""Maps: creation, sending to playtest and archiving."""

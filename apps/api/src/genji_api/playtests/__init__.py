@@ -1,0 +1,1 @@
+"""Playtests: thread binding, votes and the transitions that close or reset a playtest."""
