@@ -9,8 +9,8 @@ from genji_api.jobs.routes import InternalJobsController
 from genji_api.maps.routes import MapsController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
-from genji_api.xp.routes import XpController
 from genji_api.playtests.routes import PlaytestsController
+from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
