@@ -9,18 +9,19 @@ that lock, then releases it, so their guide inserts race inside open transaction
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 import asyncpg
 import httpx
 import pytest
-from conftest import MakeKey
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
 from seed_guides import counts, guide_setup, until
 
 pytestmark = pytest.mark.queue
+
+MakeKey = Callable[..., Awaitable[str]]
 
 
 @asynccontextmanager
