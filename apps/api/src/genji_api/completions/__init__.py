@@ -1,0 +1,1 @@
+"""Completion submission, verification verdicts, upvotes and the bot's completion reads."""
