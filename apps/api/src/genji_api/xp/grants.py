@@ -63,7 +63,7 @@ async def grant_xp(
         """
         INSERT INTO lootbox.xp_grants
             (grant_key, user_id, type, base_amount, amount, previous_total, new_total, reason)
-        VALUES ($1, $2, $3, $4, $5, $6, $6 + $5, $7)
+        VALUES ($1, $2, $3, $4, $5::integer, $6::integer, $6::integer + $5::integer, $7)
         ON CONFLICT (grant_key) DO NOTHING
         RETURNING id
         """,

@@ -1,0 +1,84 @@
+"""A completion's verdict, applied inside the caller's transaction.
+
+Each verdict that changes the completion's state is one row of
+completions.verification_transitions and one api.completion.verification job keyed by that row,
+so verify -> reject -> verify is three jobs. Sending the verdict the completion already has is a
+retransmission: it returns the job of the latest transition and records nothing.
+"""
+
+from __future__ import annotations
+
+import asyncpg
+from genji_sdk.jobs import JobStatusResponse
+from genji_sdk.payloads import VerificationChangedEvent
+
+from genji_api.completions import verdict_repository as repo
+from genji_api.errors import NotFoundError
+from genji_api.http.tracing import Trace
+from genji_api.queue.enqueue import enqueue_job
+from genji_api.tournaments.verdicts import propagate_core_verdict
+
+
+def verification_event_key(transition_id: int) -> str:
+    return f"completion:verification:{transition_id}"
+
+
+async def _enqueue_transition(
+    conn: asyncpg.Connection, transition: asyncpg.Record, trace: Trace | None
+) -> JobStatusResponse:
+    # Built only from the persisted row, so a retransmission resolves to the same job.
+    return await enqueue_job(
+        conn,
+        event_name="api.completion.verification",
+        payload=VerificationChangedEvent(
+            completion_id=transition["completion_id"],
+            transition_id=transition["id"],
+            verified=transition["verified"],
+            verified_by=transition["verified_by"],
+            reason=transition["reason"],
+        ),
+        event_key=verification_event_key(transition["id"]),
+        entity_key=f"completion:{transition['completion_id']}",
+        trace=trace,
+    )
+
+
+async def apply_completion_verdict(
+    conn: asyncpg.Connection,
+    *,
+    completion_id: int,
+    verified: bool,
+    verified_by: int,
+    reason: str | None,
+    trace: Trace | None = None,
+) -> JobStatusResponse:
+    """Verify or reject a completion and enqueue its announcement; never commits.
+
+    Raises NotFoundError for an unknown completion. A linked tournament completion receives the
+    same verdict in this transaction (a reject leaves an already verified one as it is).
+    """
+    current = await repo.lock_completion(conn, completion_id)
+    if current is None:
+        raise NotFoundError(f"Completion {completion_id} does not exist.")
+    decided = current["verified"] or current["verified_by"] is not None
+    if decided and current["verified"] == verified:
+        latest = await repo.latest_transition(conn, completion_id)
+        if latest is not None and latest["verified"] == verified:
+            return await _enqueue_transition(conn, latest, trace)
+    transition = await repo.record_verdict(
+        conn,
+        completion_id=completion_id,
+        verified=verified,
+        verified_by=verified_by,
+        reason=reason,
+    )
+    job = await _enqueue_transition(conn, transition, trace)
+    if current["tournament_completion_id"] is not None:
+        await propagate_core_verdict(
+            conn,
+            tournament_completion_id=current["tournament_completion_id"],
+            verified=verified,
+            verified_by=verified_by,
+            trace=trace,
+        )
+    return job
