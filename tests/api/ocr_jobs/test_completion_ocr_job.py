@@ -7,7 +7,9 @@ handler once (or more), and reads what committed from the owner's independent co
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from typing import Any
 
 import asyncpg
 import pytest
@@ -29,11 +31,15 @@ async def _run(database: Database, settings: ApiSettings, seeded: SeededCompleti
     await handler(seeded.event(), seeded.context())
 
 
-async def _decision(owner: asyncpg.Connection, completion_id: int) -> asyncpg.Record | None:
-    return await owner.fetchrow(
+async def _decision(owner: asyncpg.Connection, completion_id: int) -> dict[str, Any] | None:
+    row = await owner.fetchrow(
         "SELECT outcome, extracted FROM completions.ocr_decisions WHERE completion_id = $1",
         completion_id,
     )
+    if row is None:
+        return None
+    extracted = None if row["extracted"] is None else json.loads(row["extracted"])
+    return {"outcome": row["outcome"], "extracted": extracted}
 
 
 async def _completion(owner: asyncpg.Connection, completion_id: int) -> asyncpg.Record:
@@ -44,11 +50,12 @@ async def _completion(owner: asyncpg.Connection, completion_id: int) -> asyncpg.
     return row
 
 
-async def _notifications(owner: asyncpg.Connection, user_id: int) -> list[asyncpg.Record]:
-    return await owner.fetch(
+async def _notifications(owner: asyncpg.Connection, user_id: int) -> list[dict[str, Any]]:
+    rows = await owner.fetch(
         "SELECT event_type, title, body, metadata FROM notifications.events WHERE user_id = $1",
         user_id,
     )
+    return [{**row, "metadata": json.loads(row["metadata"])} for row in rows]
 
 
 def _review_keys(seeded: SeededCompletion) -> tuple[str, str]:
@@ -94,8 +101,15 @@ async def test_mismatch_persists_the_manual_review_fallback(
     assert jobs[submission] == "api.completion.submission"
     assert jobs[notice] == "api.completion.autoverification.failed"
     assert "api.completion.verification" not in jobs.values()
-    payload = await owner.fetchval("SELECT payload FROM jobs WHERE event_key = $1", notice)
-    assert '"time_match":false' in payload.replace(" ", "")
+    envelope = json.loads(
+        await owner.fetchval(
+            "SELECT q.payload FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id "
+            "WHERE j.event_key = $1",
+            notice,
+        )
+    )
+    assert envelope["payload"]["time_match"] is False
+    assert envelope["payload"]["code_match"] is True
     (notification,) = await _notifications(owner, seeded.user_id)
     assert notification["event_type"] == "auto_verify_failed"
     assert "failed" in notification["body"]
