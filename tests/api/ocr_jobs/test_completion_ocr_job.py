@@ -22,6 +22,7 @@ from genji_devstack.fake_ocr import FakeOcr
 from injection import DecisionFailure, fail_decisions, stop_failing
 from lifecycle.harness import eventually
 from seed_ocr_jobs import SeededCompletion, jobs_of, pending_completion
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 
@@ -203,6 +204,43 @@ async def test_state_changed_during_the_ocr_call_records_nothing(
     await run
 
     assert await table_counts(owner) == before
+    assert await _decision(owner, seeded.completion_id) is None
+
+
+async def test_verdict_committed_while_the_decision_waits_for_the_lock_wins(
+    database: Database,
+    ocr_settings: ApiSettings,
+    owner: asyncpg.Connection,
+    connect: Connect,
+) -> None:
+    seeded = await pending_completion(owner, "ocr-match")
+    moderator = await connect("owner")
+    verdict = moderator.transaction()
+    await verdict.start()
+    await moderator.execute(
+        "SELECT 1 FROM core.completions WHERE id = $1 FOR UPDATE", seeded.completion_id
+    )
+    run = asyncio.create_task(_run(database, ocr_settings, seeded))
+
+    async def decision_waits_for_the_lock() -> bool:
+        waiting: int = await owner.fetchval(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = 'genji-api' "
+            "AND wait_event_type = 'Lock'"
+        )
+        return waiting > 0
+
+    await eventually(decision_waits_for_the_lock, what="the decision to wait for the row lock")
+    await moderator.execute(
+        "UPDATE core.completions SET verified_by = $2, reason = 'wrong run' WHERE id = $1",
+        seeded.completion_id,
+        ocr_settings.bot_user_id,
+    )
+    await verdict.commit()
+    await run
+
+    completion = await _completion(owner, seeded.completion_id)
+    assert completion["verified"] is False and completion["reason"] == "wrong run"
     assert await _decision(owner, seeded.completion_id) is None
 
 
