@@ -12,9 +12,6 @@ from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from genji_devstack.fake_ocr import FakeOcr
 
-# Short enough for the slow-answer test to finish quickly, long enough for a loaded machine.
-OCR_TIMEOUT_SECONDS = 2.0
-
 
 @pytest.fixture
 def fake_ocr() -> Iterator[FakeOcr]:
@@ -28,7 +25,7 @@ async def ocr_settings(
 ) -> ApiSettings:
     await seed_ocr_jobs.bot(owner, api_settings.bot_user_id)
     return dataclasses.replace(
-        api_settings, ocr_url=fake_ocr.url, ocr_timeout_seconds=OCR_TIMEOUT_SECONDS
+        api_settings, ocr_url=fake_ocr.url, ocr_timeout_seconds=seed_ocr_jobs.OCR_TIMEOUT_SECONDS
     )
 
 

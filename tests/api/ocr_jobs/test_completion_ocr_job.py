@@ -13,16 +13,16 @@ from typing import Any
 
 import asyncpg
 import pytest
-from conftest import OCR_TIMEOUT_SECONDS
 from db_state import table_counts
 from genji_api.completions.ocr_handler import AUTO_VERIFIED_REASON, make_completion_ocr_handler
 from genji_api.database import Database
 from genji_api.settings import ApiSettings
 from genji_devstack.fake_ocr import FakeOcr
-from injection import DecisionFailure, fail_decisions, stop_failing
 from lifecycle.harness import eventually
-from seed_ocr_jobs import SeededCompletion, jobs_of, pending_completion
+from seed_ocr_jobs import OCR_TIMEOUT_SECONDS, SeededCompletion, jobs_of, pending_completion
 from testdb import Connect
+
+from ocr_jobs.injection import DecisionFailure, fail_decisions, stop_failing
 
 pytestmark = pytest.mark.queue
 
