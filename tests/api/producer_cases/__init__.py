@@ -5,11 +5,12 @@ Each feature keeps its cases in its own module; CASES lists them all.
 
 from __future__ import annotations
 
-from producer_cases import guides, maps
+from producer_cases import guides, maps, ocr_jobs
 from producer_cases.case import ProducerCase, ProducerEnv
 
 CASES: list[ProducerCase] = []
 CASES += guides.CASES
 CASES += maps.CASES
+CASES += ocr_jobs.CASES
 
 __all__ = ("CASES", "ProducerCase", "ProducerEnv")
