@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 from db_state import FailurePoint, inject_failure, job_events, remove_failure, table_counts
-from genji_api.database import Database
+from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
 from producer_cases import CASES, ProducerCase, ProducerEnv
@@ -28,8 +28,13 @@ async def env(
     owner: asyncpg.Connection,
     api_settings: ApiSettings,  # type: ignore[type-arg]
 ) -> AsyncIterator[ProducerEnv]:
-    database: Database = api.app.state.database
-    yield ProducerEnv(api=api, owner=owner, database=database, settings=api_settings)
+    # The served app's pool lives on the test client's own event loop; producers called as
+    # services get a pool of this loop, on the same database.
+    pool = await create_pool(api_settings.database_url, max_size=3)
+    try:
+        yield ProducerEnv(api=api, owner=owner, database=Database(pool), settings=api_settings)
+    finally:
+        await pool.close()
 
 
 async def _run(case: ProducerCase, env: ProducerEnv, state: object) -> int | None:
