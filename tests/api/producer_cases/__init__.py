@@ -5,8 +5,10 @@ Each feature keeps its cases in its own module; CASES lists them all.
 
 from __future__ import annotations
 
+from producer_cases import completions
 from producer_cases.case import ProducerCase, ProducerEnv
 
 CASES: list[ProducerCase] = []
+CASES += completions.CASES
 
 __all__ = ("CASES", "ProducerCase", "ProducerEnv")
