@@ -75,7 +75,9 @@ async def test_duplicate_submissions_commit_one_completion(
     player = await seed.user(owner)
     blocker: asyncpg.Connection = await connect("owner")
     await blocker.execute("BEGIN")
-    await blocker.execute("SELECT 1 FROM core.users WHERE id = $1 FOR UPDATE", player)
+    # The map's row, shared by each insert's foreign-key check: a barrier every submission
+    # reaches whatever it does to serialize one user's runs.
+    await blocker.execute("SELECT 1 FROM core.maps WHERE code = $1 FOR UPDATE", code)
     body = {"code": code, "user_id": player, "time": 44.0, "screenshot": sc.SCREENSHOT}
     responses = await _overlapping(database, owner, blocker, [body, body])
     [created] = [r for r in responses if isinstance(r, int)]
