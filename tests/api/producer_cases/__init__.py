@@ -5,10 +5,11 @@ Each feature keeps its cases in its own module; CASES lists them all.
 
 from __future__ import annotations
 
-from producer_cases import guides, maps, ocr_jobs
+from producer_cases import completions, guides, maps, ocr_jobs
 from producer_cases.case import ProducerCase, ProducerEnv
 
 CASES: list[ProducerCase] = []
+CASES += completions.CASES
 CASES += guides.CASES
 CASES += maps.CASES
 CASES += ocr_jobs.CASES
