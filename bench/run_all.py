@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+import api_submissions
 import drain
 import drain_parts
 import enqueue
@@ -33,6 +34,7 @@ async def run_all(quick: bool) -> list[Target]:
         ("drain", drain.run),
         ("latency", latency.run),
         ("recovery", recovery.run),
+        ("API submissions", api_submissions.run),
     ):
         print(f"\n=== {title} ({load()})", flush=True)
         targets.extend(await run(quick))

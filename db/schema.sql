@@ -1991,6 +1991,21 @@ ALTER TABLE auth.users ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: ocr_decisions; Type: TABLE; Schema: completions; Owner: -
+--
+
+CREATE TABLE completions.ocr_decisions (
+    completion_id integer NOT NULL,
+    outcome text NOT NULL,
+    extracted jsonb,
+    decided_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ocr_decisions_extracted_check CHECK ((jsonb_typeof(extracted) = 'object'::text)),
+    CONSTRAINT ocr_decisions_extracted_unless_error CHECK (((outcome = 'error'::text) = (extracted IS NULL))),
+    CONSTRAINT ocr_decisions_outcome_check CHECK ((outcome = ANY (ARRAY['match'::text, 'mismatch'::text, 'error'::text])))
+);
+
+
+--
 -- Name: upvotes; Type: TABLE; Schema: completions; Owner: -
 --
 
@@ -3095,6 +3110,21 @@ ALTER TABLE tournaments.editions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
 
 
 --
+-- Name: ocr_decisions; Type: TABLE; Schema: tournaments; Owner: -
+--
+
+CREATE TABLE tournaments.ocr_decisions (
+    tournament_completion_id integer NOT NULL,
+    outcome text NOT NULL,
+    extracted jsonb,
+    decided_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ocr_decisions_extracted_check CHECK ((jsonb_typeof(extracted) = 'object'::text)),
+    CONSTRAINT ocr_decisions_extracted_unless_error CHECK (((outcome = 'error'::text) = (extracted IS NULL))),
+    CONSTRAINT ocr_decisions_outcome_check CHECK ((outcome = ANY (ARRAY['match'::text, 'mismatch'::text, 'error'::text])))
+);
+
+
+--
 -- Name: pending_transitions; Type: TABLE; Schema: tournaments; Owner: -
 --
 
@@ -3317,6 +3347,14 @@ ALTER TABLE ONLY auth.users
 
 ALTER TABLE ONLY auth.users
     ADD CONSTRAINT users_username_key UNIQUE (username);
+
+
+--
+-- Name: ocr_decisions ocr_decisions_pkey; Type: CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.ocr_decisions
+    ADD CONSTRAINT ocr_decisions_pkey PRIMARY KEY (completion_id);
 
 
 --
@@ -3808,6 +3846,14 @@ ALTER TABLE ONLY tournaments.editions
 
 
 --
+-- Name: ocr_decisions ocr_decisions_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.ocr_decisions
+    ADD CONSTRAINT ocr_decisions_pkey PRIMARY KEY (tournament_completion_id);
+
+
+--
 -- Name: pending_transitions pending_transitions_pkey; Type: CONSTRAINT; Schema: tournaments; Owner: -
 --
 
@@ -4259,6 +4305,14 @@ ALTER TABLE ONLY auth.api_tokens
 
 
 --
+-- Name: ocr_decisions ocr_decisions_completion_id_fkey; Type: FK CONSTRAINT; Schema: completions; Owner: -
+--
+
+ALTER TABLE ONLY completions.ocr_decisions
+    ADD CONSTRAINT ocr_decisions_completion_id_fkey FOREIGN KEY (completion_id) REFERENCES core.completions(id) ON DELETE CASCADE;
+
+
+--
 -- Name: upvotes upvotes_message_id_fkey; Type: FK CONSTRAINT; Schema: completions; Owner: -
 --
 
@@ -4616,6 +4670,14 @@ ALTER TABLE ONLY tournaments.cycles
 
 ALTER TABLE ONLY tournaments.cycles
     ADD CONSTRAINT cycles_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES tournaments.cycles(id);
+
+
+--
+-- Name: ocr_decisions ocr_decisions_tournament_completion_id_fkey; Type: FK CONSTRAINT; Schema: tournaments; Owner: -
+--
+
+ALTER TABLE ONLY tournaments.ocr_decisions
+    ADD CONSTRAINT ocr_decisions_tournament_completion_id_fkey FOREIGN KEY (tournament_completion_id) REFERENCES tournaments.completions(id) ON DELETE CASCADE;
 
 
 --

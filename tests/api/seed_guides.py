@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
@@ -49,8 +53,6 @@ async def envelope_of(conn: asyncpg.Connection, job_id: UUID | str) -> dict[str,
         "ON j.queue_job_id = q.id WHERE j.id = $1",
         UUID(str(job_id)),
     )
-    import json
-
     decoded: dict[str, Any] = json.loads(raw)
     return decoded
 
@@ -89,3 +91,12 @@ async def expire_claim(conn: asyncpg.Connection, job: ClaimedJob) -> None:
     )
     taken = await claim_next(conn, await register_worker(conn, uuid4()))
     assert taken is not None and taken.id == job.claim.queue_job_id
+
+
+async def until(probe: Callable[[], Awaitable[bool]], deadline: float, what: str) -> None:
+    """Poll observable state until `probe` holds or the deadline passes."""
+    end = time.monotonic() + deadline
+    while not await probe():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {deadline}s waiting for {what}")
+        await asyncio.sleep(0.02)

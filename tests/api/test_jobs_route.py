@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from uuid import uuid4
 
 import asyncpg
 import pytest
-from conftest import MakeKey
 from litestar.testing import AsyncTestClient
 from queue_helpers import enqueue_xp
 
 pytestmark = pytest.mark.queue
+
+MakeKey = Callable[..., Awaitable[str]]
 
 
 async def test_queued_job_status_q16(api: AsyncTestClient, owner: asyncpg.Connection) -> None:  # type: ignore[type-arg]

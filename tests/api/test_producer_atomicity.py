@@ -28,9 +28,9 @@ async def env(
     owner: asyncpg.Connection,
     api_settings: ApiSettings,  # type: ignore[type-arg]
 ) -> AsyncIterator[ProducerEnv]:
-    # The served app's pool belongs to the test client's event loop; a service call from the
-    # test itself needs one of its own, on the same database and settings.
-    pool = await create_pool(api_settings.database_url, max_size=4)
+    # The served app's pool lives on the test client's own event loop; producers called as
+    # services get a pool of this loop, on the same database.
+    pool = await create_pool(api_settings.database_url, max_size=3)
     try:
         yield ProducerEnv(api=api, owner=owner, database=Database(pool), settings=api_settings)
     finally:

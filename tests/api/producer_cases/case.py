@@ -19,7 +19,7 @@ class ProducerEnv:
     owner: asyncpg.Connection
     """Seeds rows and inspects commits; never shares a transaction with the operation."""
     database: Database
-    """The served app's own pool, for producers run by the API worker rather than a route."""
+    """A pool on the test database, for producers run by the API worker rather than a route."""
     settings: ApiSettings
 
 

@@ -4,20 +4,26 @@ from __future__ import annotations
 
 from litestar.types import ControllerRouterHandler
 
+from genji_api.completions.routes import CompletionsController
 from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
 from genji_api.maps.routes import MapsController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
+from genji_api.playtests.routes import PlaytestsController
 from genji_api.tournaments.admin_routes import TournamentAdminController
+from genji_api.tournaments.completion_routes import TournamentCompletionsController
 from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    CompletionsController,
     GuidesController,
     MapsController,
     NewsfeedController,
     NotificationsController,
+    PlaytestsController,
     TournamentAdminController,
+    TournamentCompletionsController,
     XpController,
 ]

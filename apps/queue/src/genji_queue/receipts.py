@@ -21,7 +21,9 @@ from genji_sdk import ClaimToken
 from genji_queue.calls import Session, sql_call
 
 _BEGIN = sql_call(
-    "effect_receipt_begin", "SELECT fresh, result FROM effect_receipt_begin($1, $2, $3, $4, $5)"
+    "effect_receipt_begin",
+    # As text, so the result decodes the same whatever JSON codec the session installed.
+    "SELECT fresh, result::text AS result FROM effect_receipt_begin($1, $2, $3, $4, $5)",
 )
 _COMPLETE = sql_call(
     "effect_receipt_complete", "SELECT effect_receipt_complete($1, $2, $3::jsonb) AS done"

@@ -9,8 +9,9 @@ import msgspec
 from genji_api.http.ids import UserId
 from genji_api.http.types import RequestBody, ResponseBody
 
-GuideUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://\S+$", max_length=2048)]
-"""Stored exactly as submitted: two submissions are the same guide only if the strings match."""
+GuideUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://", max_length=2000)]
+"""As a new map's guide URL is checked; stored exactly as submitted: two submissions are the
+same guide only if the strings match."""
 
 
 class GuideRequest(RequestBody, frozen=True, kw_only=True):

@@ -4,15 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from genji_sdk.jobs import JobStatusResponse
+from genji_sdk.payloads import OverwatchCode
 from litestar import Controller, Request, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from litestar.params import FromPath, JSONBody
 
 from genji_api.auth import scopes
 from genji_api.database import Database
+from genji_api.errors import BadRequestError
 from genji_api.http.tracing import request_trace
 from genji_api.maps import service
-from genji_api.maps.models import MapCreateRequest, MapCreateResponse
+from genji_api.maps.models import (
+    ArchiveRequest,
+    ArchiveResponse,
+    MapCreateRequest,
+    MapCreateResponse,
+)
+from genji_api.settings import ApiSettings
+
+AnyRequest = Request[Any, Any, Any]
+
+
+def _code(code: str) -> OverwatchCode:
+    if not (4 <= len(code) <= 6 and code.isascii() and code.isalnum() and code.isupper()):
+        raise BadRequestError(f"Invalid map code: {code!r}")
+    return code
 
 
 class MapsController(Controller):
@@ -23,9 +40,29 @@ class MapsController(Controller):
     async def create_map(
         self,
         data: JSONBody[MapCreateRequest],
-        request: Request[Any, Any, Any],
+        request: AnyRequest,
         database: NamedDependency[Database],
     ) -> MapCreateResponse:
         """Create a map; one that enters playtesting comes with its playtest-create job."""
         created = await service.submit_map(database, data, trace=request_trace(request))
         return MapCreateResponse(id=created.map_id, code=created.code, job_status=created.job)
+
+    @post("/{code:str}/playtest", opt=scopes.required(scopes.MAPS_WRITE), status_code=202)
+    async def send_to_playtest(
+        self, code: FromPath[str], request: AnyRequest, database: NamedDependency[Database]
+    ) -> JobStatusResponse:
+        """Send an existing map to playtest; its completions so far become legacy."""
+        return await service.send_to_playtest(database, _code(code), trace=request_trace(request))
+
+    @post("/archive", opt=scopes.required(scopes.MAPS_ADMIN), status_code=200)
+    async def archive(
+        self,
+        data: JSONBody[ArchiveRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+        settings: NamedDependency[ApiSettings],
+    ) -> ArchiveResponse:
+        """Archive or unarchive maps; archiving closes their open playtests as denied."""
+        return await service.archive(
+            database, data, bot_user_id=settings.bot_user_id, trace=request_trace(request)
+        )

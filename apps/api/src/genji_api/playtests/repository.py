@@ -128,13 +128,6 @@ async def delete_votes(conn: asyncpg.Connection, thread_id: int) -> int:
     return int(status.split()[-1])
 
 
-async def delete_completions_since(conn: asyncpg.Connection, map_id: int, since: Any) -> int:
-    status: str = await conn.execute(
-        "DELETE FROM core.completions WHERE map_id = $1 AND inserted_at >= $2", map_id, since
-    )
-    return int(status.split()[-1])
-
-
 async def bump_reset_generation(conn: asyncpg.Connection, playtest_id: int) -> int:
     generation: int = await conn.fetchval(
         "UPDATE playtests.meta SET reset_generation = reset_generation + 1 WHERE id = $1 "
@@ -142,3 +135,27 @@ async def bump_reset_generation(conn: asyncpg.Connection, playtest_id: int) -> i
         playtest_id,
     )
     return generation
+
+
+async def delete_completions_since(conn: asyncpg.Connection, map_id: int, since: Any) -> int:
+    """Delete the map's runs submitted since `since`, with the flags and upvotes naming them."""
+    ids = [
+        row["id"]
+        for row in await conn.fetch(
+            "SELECT id FROM core.completions WHERE map_id = $1 AND inserted_at >= $2 FOR UPDATE",
+            map_id,
+            since,
+        )
+    ]
+    if not ids:
+        return 0
+    await conn.execute(
+        "DELETE FROM users.suspicious_flags WHERE completion_id = ANY($1::int[])", ids
+    )
+    await conn.execute(
+        "DELETE FROM completions.upvotes WHERE message_id IN "
+        "(SELECT message_id FROM core.completions WHERE id = ANY($1::int[]))",
+        ids,
+    )
+    await conn.execute("DELETE FROM core.completions WHERE id = ANY($1::int[])", ids)
+    return len(ids)

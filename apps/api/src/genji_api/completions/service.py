@@ -1,0 +1,135 @@
+"""Completion verification, upvotes, the bot's message ids and its submission read."""
+
+from __future__ import annotations
+
+import asyncpg
+from genji_sdk.jobs import JobStatusResponse
+from genji_sdk.payloads import UpvoteUpdateEvent
+
+from genji_api.completions import repository as repo
+from genji_api.completions.models import (
+    CompletionPatched,
+    CompletionPatchRequest,
+    CompletionState,
+    CompletionSubmission,
+    UpvoteRequest,
+    UpvoteResponse,
+    VerificationRequest,
+)
+from genji_api.completions.verification import apply_completion_verdict
+from genji_api.database import Database
+from genji_api.effects.context import EffectContext
+from genji_api.effects.once import once
+from genji_api.errors import ConflictError, NotFoundError
+from genji_api.http.tracing import Trace
+from genji_api.queue.enqueue import enqueue_job
+
+UPVOTE_MILESTONE = 10
+
+
+async def set_verification(
+    database: Database,
+    completion_id: int,
+    body: VerificationRequest,
+    *,
+    trace: Trace | None = None,
+) -> JobStatusResponse:
+    async def work(conn: asyncpg.Connection) -> JobStatusResponse:
+        if not await repo.user_exists(conn, body.verified_by):
+            raise NotFoundError(f"User {body.verified_by} does not exist.")
+        return await apply_completion_verdict(
+            conn,
+            completion_id=completion_id,
+            verified=body.verified,
+            verified_by=body.verified_by,
+            reason=body.reason,
+            trace=trace,
+        )
+
+    return await database.transaction(work)
+
+
+async def upvote(
+    database: Database, body: UpvoteRequest, *, trace: Trace | None = None
+) -> UpvoteResponse:
+    async def work(conn: asyncpg.Connection) -> UpvoteResponse:
+        completion = await repo.lock_message_completion(conn, body.message_id)
+        if completion is None:
+            raise NotFoundError(f"No completion was posted as message {body.message_id}.")
+        if not await repo.user_exists(conn, body.user_id):
+            raise NotFoundError(f"User {body.user_id} does not exist.")
+        if not await repo.insert_upvote(conn, body.user_id, body.message_id):
+            raise ConflictError("User has already upvoted this completion.")
+        count = await repo.upvote_count(conn, body.message_id)
+        if count % UPVOTE_MILESTONE:
+            return UpvoteResponse(job_status=None, upvotes=count)
+        # The payload names the post's author, so a milestone reached again after votes were
+        # withdrawn resolves to the milestone's first job.
+        job = await enqueue_job(
+            conn,
+            event_name="api.completion.upvote",
+            payload=UpvoteUpdateEvent(
+                user_id=completion["user_id"], message_id=body.message_id, milestone=count
+            ),
+            event_key=f"completion:upvote:{body.message_id}:{count}",
+            entity_key=None,
+            trace=trace,
+        )
+        return UpvoteResponse(job_status=job, upvotes=count)
+
+    return await database.transaction(work)
+
+
+async def patch_completion(
+    database: Database,
+    completion_id: int,
+    body: CompletionPatchRequest,
+    *,
+    effect: EffectContext | None = None,
+) -> CompletionPatched:
+    async def work(conn: asyncpg.Connection) -> CompletionPatched:
+        async def perform() -> CompletionPatched:
+            try:
+                found = await repo.set_messages(
+                    conn,
+                    completion_id,
+                    verification_id=body.verification_id,
+                    message_id=body.message_id,
+                )
+            except asyncpg.UniqueViolationError:
+                raise ConflictError(
+                    f"Message {body.message_id} already belongs to another completion."
+                ) from None
+            if not found:
+                raise NotFoundError(f"Completion {completion_id} does not exist.")
+            return CompletionPatched(completion_id=completion_id)
+
+        return await once(conn, effect, body, CompletionPatched, perform)
+
+    return await database.transaction(work)
+
+
+def _state(row: asyncpg.Record) -> CompletionState:
+    if row["verified"]:
+        return "verified"
+    return "pending" if row["verified_by"] is None else "rejected"
+
+
+async def get_submission(database: Database, completion_id: int) -> CompletionSubmission:
+    row = await database.read(lambda conn: repo.submission(conn, completion_id))
+    if row is None:
+        raise NotFoundError(f"Completion {completion_id} does not exist.")
+    return CompletionSubmission(
+        id=row["id"],
+        code=row["code"],
+        user_id=row["user_id"],
+        time=float(row["time"]),
+        screenshot=row["screenshot"],
+        video=row["video"],
+        state=_state(row),
+        completion=row["completion"],
+        verified_by=row["verified_by"],
+        reason=row["reason"],
+        verification_id=row["verification_id"],
+        message_id=row["message_id"],
+    )

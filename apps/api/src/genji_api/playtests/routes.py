@@ -1,0 +1,105 @@
+"""Playtest routes under /api/v3/maps/playtests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from genji_sdk.jobs import JobStatusResponse
+from litestar import Controller, Request, delete, patch, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
+
+from genji_api.auth import scopes
+from genji_api.database import Database
+from genji_api.http.tracing import request_trace
+from genji_api.playtests import service
+from genji_api.playtests.models import (
+    ApproveRequest,
+    ForceAcceptRequest,
+    ForceDenyRequest,
+    PlaytestResponse,
+    ResetRequest,
+    ThreadBindRequest,
+    VoteRequest,
+)
+
+_WRITE = scopes.required(scopes.PLAYTESTS_WRITE)
+AnyRequest = Request[Any, Any, Any]
+
+
+class PlaytestsController(Controller):
+    path = "/maps/playtests"
+    tags = ["playtests"]  # noqa: RUF012  (Litestar reads it as an attribute)
+
+    @patch("/{playtest_id:int}", opt=_WRITE)
+    async def bind_thread(
+        self,
+        playtest_id: FromPath[int],
+        data: JSONBody[ThreadBindRequest],
+        database: NamedDependency[Database],
+    ) -> PlaytestResponse:
+        """Bind the playtest to its forum thread (and verification message)."""
+        return await service.bind_thread(database, playtest_id, data)
+
+    @post("/{thread_id:int}/vote/{user_id:int}", opt=_WRITE, status_code=202)
+    async def cast_vote(
+        self,
+        thread_id: FromPath[int],
+        user_id: FromPath[int],
+        data: JSONBody[VoteRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> JobStatusResponse:
+        return await service.cast_vote(
+            database, thread_id, user_id, data, trace=request_trace(request)
+        )
+
+    @delete("/{thread_id:int}/vote/{user_id:int}", opt=_WRITE, status_code=202)
+    async def remove_vote(
+        self,
+        thread_id: FromPath[int],
+        user_id: FromPath[int],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> JobStatusResponse:
+        return await service.remove_vote(database, thread_id, user_id, trace=request_trace(request))
+
+    @post("/{thread_id:int}/approve", opt=_WRITE, status_code=202)
+    async def approve(
+        self,
+        thread_id: FromPath[int],
+        data: JSONBody[ApproveRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> JobStatusResponse:
+        return await service.approve(database, thread_id, data, trace=request_trace(request))
+
+    @post("/{thread_id:int}/force-accept", opt=_WRITE, status_code=202)
+    async def force_accept(
+        self,
+        thread_id: FromPath[int],
+        data: JSONBody[ForceAcceptRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> JobStatusResponse:
+        return await service.force_accept(database, thread_id, data, trace=request_trace(request))
+
+    @post("/{thread_id:int}/force-deny", opt=_WRITE, status_code=202)
+    async def force_deny(
+        self,
+        thread_id: FromPath[int],
+        data: JSONBody[ForceDenyRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> JobStatusResponse:
+        return await service.force_deny(database, thread_id, data, trace=request_trace(request))
+
+    @post("/{thread_id:int}/reset", opt=_WRITE, status_code=202)
+    async def reset(
+        self,
+        thread_id: FromPath[int],
+        data: JSONBody[ResetRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> JobStatusResponse:
+        return await service.reset(database, thread_id, data, trace=request_trace(request))

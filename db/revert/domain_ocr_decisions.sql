@@ -1,0 +1,2 @@
+DROP TABLE tournaments.ocr_decisions;
+DROP TABLE completions.ocr_decisions;
