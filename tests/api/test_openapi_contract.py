@@ -74,7 +74,14 @@ async def test_every_operation_conforms_to_its_openapi_document(
     # Real rows, so requests naming them get past the lookups into the services.
     user_id = await seed.user(owner)
     map_id, code = await seed.game_map(owner, creator=user_id)
-    pinned: dict[str, Any] = {"code": code, "map_code": code, "map_id": map_id, "user_id": user_id}
+    completion_id = await seed.verified_completion(owner, map_id, user_id)
+    pinned: dict[str, Any] = {
+        "code": code,
+        "map_code": code,
+        "map_id": map_id,
+        "user_id": user_id,
+        "completion_id": completion_id,
+    }
     superuser = await make_key(superuser=True, username="contract-superuser")
     unscoped = await make_key(username="contract-unscoped")
 
