@@ -16,6 +16,7 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from schemathesis import Case, CheckFunction, GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
@@ -48,12 +49,19 @@ class FuzzSummary:
     requests: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
+    ungenerated: list[str] = field(default_factory=list)
+    """Operation and mode pairs for which no request could be generated at all."""
 
     def line(self, name: str) -> str:
         statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.statuses.items()))
         return (
             f"{name}: {self.operations} operations, {self.requests} requests, "
             f"{len(self.findings)} failures (statuses {statuses})"
+            + (
+                f"; nothing to generate for {', '.join(self.ungenerated)}"
+                if self.ungenerated
+                else ""
+            )
         )
 
     def failure_report(self, limit: int = 5) -> str:
@@ -140,6 +148,10 @@ def fuzz(
                                 Finding(case.operation.label, failure.title, str(group))
                             )
 
-            run()
+            try:
+                run()
+            except Unsatisfiable:
+                # Nothing in this operation can be made invalid (negative mode) or valid.
+                summary.ungenerated.append(f"{operation.label} ({mode.value})")
     session.close()
     return summary
