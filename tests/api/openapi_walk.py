@@ -24,18 +24,19 @@ def served_document() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class JsonOperation:
+class Operation:
     method: str
     path_template: str
     parameters: tuple[dict[str, Any], ...]
-    body_schema: dict[str, Any]
+    body_schema: dict[str, Any] | None
+    """The JSON request body's schema, if the operation takes one."""
 
     @property
     def label(self) -> str:
         return f"{self.method.upper()} {self.path_template}"
 
 
-def json_body_operations(document: dict[str, Any]) -> list[JsonOperation]:
+def operations(document: dict[str, Any]) -> list[Operation]:
     found = []
     for path, item in document.get("paths", {}).items():
         for method in METHODS:
@@ -43,17 +44,27 @@ def json_body_operations(document: dict[str, Any]) -> list[JsonOperation]:
             if operation is None:
                 continue
             content = (operation.get("requestBody") or {}).get("content", {})
-            if JSON not in content:
-                continue
             found.append(
-                JsonOperation(
+                Operation(
                     method=method,
                     path_template=path,
                     parameters=tuple(operation.get("parameters", ())),
-                    body_schema=content[JSON].get("schema", {}),
+                    body_schema=content[JSON].get("schema", {}) if JSON in content else None,
                 )
             )
     return found
+
+
+def json_body_operations(document: dict[str, Any]) -> list[Operation]:
+    return [op for op in operations(document) if op.body_schema is not None]
+
+
+def integer_path_parameters(document: dict[str, Any], operation: Operation) -> list[str]:
+    return [
+        p["name"]
+        for p in operation.parameters
+        if p.get("in") == "path" and resolve(document, p.get("schema", {})).get("type") == "integer"
+    ]
 
 
 def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -119,10 +130,13 @@ def wrong_type(document: dict[str, Any], schema: dict[str, Any]) -> Any:
     return "not-the-declared-type"
 
 
-def concrete_path(document: dict[str, Any], operation: JsonOperation) -> str:
+def concrete_path(
+    document: dict[str, Any], operation: Operation, overrides: dict[str, Any] | None = None
+) -> str:
     path = operation.path_template
     for parameter in operation.parameters:
         if parameter.get("in") == "path":
-            value = sample(document, parameter.get("schema", {}))
-            path = path.replace("{" + parameter["name"] + "}", str(value))
+            name = parameter["name"]
+            value = (overrides or {}).get(name, sample(document, parameter.get("schema", {})))
+            path = path.replace("{" + name + "}", str(value))
     return path
