@@ -19,6 +19,10 @@ test-queue: deps
 test-queue-fast: deps
     uv run --frozen pytest -m "queue and not queue_fault" --acceptance-gate=fast
 
+# Schemathesis over every operation of the served OpenAPI document, verbosely, with its summary.
+fuzz-api: deps
+    uv run --frozen pytest tests/api/test_openapi_contract.py -v -s -p no:cacheprovider
+
 deps:
     @ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgresql-client >/dev/null)
     @command -v pg_dump >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null)

@@ -16,6 +16,7 @@ from genji_api.auth.guards import scope_guard
 from genji_api.auth.middleware import API_KEY_HEADER, PUBLIC_PATHS, ApiKeyMiddleware
 from genji_api.database import Database, create_pool
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
+from genji_api.http.error_docs import ErrorResponsesPlugin
 from genji_api.routes import ROUTES
 from genji_api.settings import ApiSettings
 
@@ -61,6 +62,7 @@ def create_app(settings: ApiSettings) -> Litestar:
         middleware=[DefineMiddleware(ApiKeyMiddleware, exclude=list(PUBLIC_PATHS))],
         guards=[scope_guard],
         exception_handlers=EXCEPTION_HANDLERS,
+        plugins=[ErrorResponsesPlugin()],
         request_max_body_size=settings.request_max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Genji Shimada API",

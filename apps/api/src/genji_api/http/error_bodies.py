@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import asyncpg
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -41,8 +42,17 @@ def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[
     return _body(HTTP_500_INTERNAL_SERVER_ERROR, "Internal Server Error", None)
 
 
+def data_error(request: Request[Any, Any, Any], exc: asyncpg.DataError) -> Response[dict[str, Any]]:
+    # asyncpg could not encode a query argument for its column (an id past int4 or int8, say):
+    # only a number the client sent can be that large, and no row can match it.
+    if isinstance(exc.__cause__, OverflowError):
+        return _body(400, "Invalid input: a number is out of range.", None)
+    return internal_error(request, exc)
+
+
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ApiError: api_error,
+    asyncpg.DataError: data_error,
     HTTPException: http_error,
     Exception: internal_error,
 }

@@ -1,0 +1,50 @@
+"""Documents the shared error body on every operation of the OpenAPI document.
+
+Every route can answer with the error shape of `error_bodies`, so the document lists it for the
+statuses the API produces, whatever the route declares itself; a route's own entry for the same
+status wins.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.plugins import ReceiveRoutePlugin
+from litestar.routes import BaseRoute, HTTPRoute
+
+from genji_api.http.types import ResponseBody
+
+ERROR_STATUSES = (400, 401, 404, 409, 413, 500)
+
+
+class ErrorBody(ResponseBody, frozen=True):
+    """The body of every error response."""
+
+    error: str
+    extra: Any
+
+
+ERROR_RESPONSES: dict[int, ResponseSpec] = {
+    status: ResponseSpec(
+        data_container=ErrorBody,
+        generate_examples=False,
+        description=HTTPStatus(status).phrase,
+    )
+    for status in ERROR_STATUSES
+}
+
+
+def document_errors(handler: HTTPRouteHandler) -> None:
+    handler.responses = {**ERROR_RESPONSES, **(handler.responses or {})}
+
+
+class ErrorResponsesPlugin(ReceiveRoutePlugin):
+    """Adds the error responses to each route handler as the app registers it."""
+
+    def receive_route(self, route: BaseRoute) -> None:
+        if isinstance(route, HTTPRoute):
+            for handler in route.route_handlers:
+                document_errors(handler)
