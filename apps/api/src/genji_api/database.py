@@ -23,9 +23,17 @@ _RETRYABLE = (
 )
 
 
+def _encode_json(value: object) -> str:
+    # The queue wrappers bind JSON they already encoded; encoding it again would turn an object
+    # into a JSON string. Every other value is encoded here.
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 async def _init_connection(conn: asyncpg.Connection) -> None:
     for kind in ("json", "jsonb"):
-        await conn.set_type_codec(kind, encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+        await conn.set_type_codec(
+            kind, encoder=_encode_json, decoder=json.loads, schema="pg_catalog"
+        )
 
 
 async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
