@@ -2368,6 +2368,7 @@ CREATE TABLE maps.link_operations (
     official_map_id integer NOT NULL,
     unofficial_map_id integer NOT NULL,
     linked_at timestamp with time zone DEFAULT now() NOT NULL,
+    newsfeed_id integer,
     CONSTRAINT link_operations_check CHECK ((official_map_id <> unofficial_map_id))
 );
 
@@ -4470,6 +4471,14 @@ ALTER TABLE ONLY maps.guides
 
 ALTER TABLE ONLY maps.guides
     ADD CONSTRAINT guides_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
+
+
+--
+-- Name: link_operations link_operations_newsfeed_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.link_operations
+    ADD CONSTRAINT link_operations_newsfeed_id_fkey FOREIGN KEY (newsfeed_id) REFERENCES public.newsfeed(id);
 
 
 --

@@ -5,12 +5,13 @@ Each feature keeps its cases in its own module; CASES lists them all.
 
 from __future__ import annotations
 
-from producer_cases import completions, guides, maps, ocr_jobs, tournaments
+from producer_cases import completions, guides, links, maps, ocr_jobs, tournaments
 from producer_cases.case import ProducerCase, ProducerEnv
 
 CASES: list[ProducerCase] = []
 CASES += completions.CASES
 CASES += guides.CASES
+CASES += links.CASES
 CASES += maps.CASES
 CASES += ocr_jobs.CASES
 CASES += tournaments.CASES

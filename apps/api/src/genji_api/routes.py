@@ -7,6 +7,8 @@ from litestar.types import ControllerRouterHandler
 from genji_api.completions.routes import CompletionsController
 from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
+from genji_api.map_edits.routes import MapEditsController
+from genji_api.map_links.routes import MapLinksController
 from genji_api.maps.routes import MapsController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
@@ -19,6 +21,8 @@ ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
     CompletionsController,
     GuidesController,
+    MapEditsController,
+    MapLinksController,
     MapsController,
     NewsfeedController,
     NotificationsController,

@@ -1,0 +1,1 @@
+"""Map edit requests: a user proposes changes to a map, a moderator accepts or rejects them."""

@@ -1,0 +1,127 @@
+"""SQL on maps.edit_requests and the map columns an accepted edit changes; never commits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+
+ONE_PENDING_PER_MAP = "edit_requests_one_pending_per_map"
+
+_COLUMNS = (
+    "id, map_id, code, proposed_changes, reason, created_by, created_at, message_id, "
+    "accepted, resolved_by, resolved_at, rejection_reason"
+)
+
+
+async def map_by_code(conn: asyncpg.Connection, code: str) -> asyncpg.Record | None:
+    row: asyncpg.Record | None = await conn.fetchrow(
+        "SELECT id, code FROM core.maps WHERE code = $1", code
+    )
+    return row
+
+
+async def user_exists(conn: asyncpg.Connection, user_id: int) -> bool:
+    found: bool = await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM core.users WHERE id = $1)", user_id
+    )
+    return found
+
+
+async def pending_exists(conn: asyncpg.Connection, map_id: int) -> bool:
+    found: bool = await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM maps.edit_requests WHERE map_id = $1 AND accepted IS NULL)",
+        map_id,
+    )
+    return found
+
+
+async def insert(
+    conn: asyncpg.Connection,
+    *,
+    map_id: int,
+    code: str,
+    proposed_changes: dict[str, Any],
+    reason: str,
+    created_by: int,
+) -> int:
+    """Raises asyncpg.UniqueViolationError on ONE_PENDING_PER_MAP when one is pending."""
+    edit_id: int = await conn.fetchval(
+        "INSERT INTO maps.edit_requests (map_id, code, proposed_changes, reason, created_by) "
+        "VALUES ($1, $2, $3::jsonb, $4, $5) RETURNING id",
+        map_id,
+        code,
+        proposed_changes,
+        reason,
+        created_by,
+    )
+    return edit_id
+
+
+async def fetch(
+    conn: asyncpg.Connection, edit_id: int, *, for_update: bool = False
+) -> asyncpg.Record | None:
+    lock = " FOR UPDATE" if for_update else ""
+    row: asyncpg.Record | None = await conn.fetchrow(
+        f"SELECT {_COLUMNS} FROM maps.edit_requests WHERE id = $1{lock}", edit_id
+    )
+    return row
+
+
+async def mark_resolved(
+    conn: asyncpg.Connection,
+    edit_id: int,
+    *,
+    accepted: bool,
+    resolved_by: int,
+    rejection_reason: str | None,
+) -> None:
+    await conn.execute(
+        "UPDATE maps.edit_requests SET accepted = $2, resolved_by = $3, resolved_at = now(), "
+        "rejection_reason = $4 WHERE id = $1",
+        edit_id,
+        accepted,
+        resolved_by,
+        rejection_reason,
+    )
+
+
+async def set_message(conn: asyncpg.Connection, edit_id: int, message_id: int) -> bool:
+    updated: str = await conn.execute(
+        "UPDATE maps.edit_requests SET message_id = $2 WHERE id = $1", edit_id, message_id
+    )
+    return updated == "UPDATE 1"
+
+
+async def lock_map(conn: asyncpg.Connection, map_id: int) -> asyncpg.Record:
+    row: asyncpg.Record = await conn.fetchrow(
+        "SELECT id, code, map_name, category, checkpoints, difficulty, raw_difficulty, "
+        "archived, hidden, official FROM core.maps WHERE id = $1 FOR UPDATE",
+        map_id,
+    )
+    return row
+
+
+# The columns an accepted edit may write, by the name they have in a proposal.
+_WRITABLE = {
+    "map_name": "map_name",
+    "category": "category",
+    "checkpoints": "checkpoints",
+    "raw_difficulty": "raw_difficulty",
+    "archived": "archived",
+    "hidden": "hidden",
+    "official": "official",
+}
+
+
+async def update_map(conn: asyncpg.Connection, map_id: int, values: dict[str, Any]) -> None:
+    """Write `values` (keys from _WRITABLE) to the map; nothing when empty."""
+    if not values:
+        return
+    names = list(values)
+    assignments = ", ".join(f"{_WRITABLE[name]} = ${i + 2}" for i, name in enumerate(names))
+    await conn.execute(
+        f"UPDATE core.maps SET {assignments} WHERE id = $1",
+        map_id,
+        *(values[name] for name in names),
+    )

@@ -1,0 +1,1 @@
+"""Links between an official map and its unofficial counterpart, and their announcement."""

@@ -1,0 +1,1 @@
+ALTER TABLE maps.link_operations DROP COLUMN newsfeed_id;

@@ -1,0 +1,1 @@
+SELECT newsfeed_id FROM maps.link_operations WHERE false;
