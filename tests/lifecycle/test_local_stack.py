@@ -1,5 +1,6 @@
-"""`just up` (genji_api.local_stack): each stack has its own effect recorder, and it prints the
-PIDs an operator signals instead of matching processes by name."""
+"""`just up` (genji_api.local_stack): each stack has its own effect recorder, serves the API
+with the key it prints, and prints the PIDs an operator signals instead of matching processes
+by name."""
 
 from __future__ import annotations
 
@@ -10,15 +11,21 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from uuid import uuid4
 
+import httpx
 from harness import eventually
 
 PIDS = {
     "stack": re.compile(r"^stack pid (\d+):", re.MULTILINE),
     "postmaster": re.compile(r"^postgres postmaster pid (\d+),", re.MULTILINE),
     "bot": re.compile(r"^bot worker started \(pid (\d+)\)", re.MULTILINE),
-    "api": re.compile(r"^api worker started \(pid (\d+)\)", re.MULTILINE),
+    "api": re.compile(r"^API and API worker started \(pid (\d+)\)", re.MULTILINE),
+    "ocr": re.compile(r"^fake OCR started \(pid (\d+)\)", re.MULTILINE),
 }
+COMMANDS = {"bot": "genji_worker bot", "api": "-m genji_api", "ocr": "genji_devstack.fake_ocr"}
+API = re.compile(r"^API: (http://\S+)", re.MULTILINE)
+KEY = re.compile(r"^local API key \(superuser\): (\S+)$", re.MULTILINE)
 RECORDER = re.compile(r"^effects are recorded in (\S+)/effects\.jsonl$", re.MULTILINE)
 
 
@@ -89,8 +96,15 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
         for stack in stacks:
             assert stack.pid("stack") == stack.process.pid
             assert "postgres" in command(stack.pid("postmaster"))
-            for owner in ("bot", "api"):
-                assert f"genji_worker {owner}" in command(stack.pid(owner))
+            for name, expected in COMMANDS.items():
+                assert expected in command(stack.pid(name))
+            api, key = API.search(stack.text()), KEY.search(stack.text())
+            assert api and key, stack.text()
+            async with httpx.AsyncClient(headers={"X-API-KEY": key.group(1)}) as client:
+                missing = await client.get(f"{api.group(1)}/api/v3/internal/jobs/{uuid4()}")
+                assert missing.status_code == 404  # the printed key is accepted
+                schema = await client.get(f"{api.group(1)}/schema/openapi.json")
+                assert schema.status_code == 200
             assert stack.recorder().is_dir()
             assert stack.recorder().parent.name.startswith("genji-stack-")
 
@@ -99,7 +113,7 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
         for stack in stacks:
             assert stack.process.wait(90) == 0, stack.text()
             assert not stack.recorder().exists()
-            for name in ("postmaster", "bot", "api"):
+            for name in ("postmaster", "bot", "api", "ocr"):
                 assert not alive(stack.pid(name)), f"{name} survived the stop"
     finally:
         for stack in stacks:

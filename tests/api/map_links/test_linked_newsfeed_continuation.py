@@ -13,7 +13,7 @@ from genji_api.map_links.handler import ThreadNotReadyError, make_linked_newsfee
 from genji_api.settings import ApiSettings
 from genji_sdk.payloads import LinkedMapNewsfeedRequestedEvent
 from litestar.testing import AsyncTestClient
-from testdb import Database as TestDatabase
+from testdb import Database as MigratedDatabase
 
 pytestmark = pytest.mark.queue
 
@@ -21,7 +21,7 @@ THREAD = 9_000_000_000_000_000_007
 
 
 @pytest.fixture
-async def database(db: TestDatabase) -> AsyncIterator[Database]:
+async def database(db: MigratedDatabase) -> AsyncIterator[Database]:
     pool = await create_pool(db.dsn, max_size=2)
     yield Database(pool)
     await pool.close()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,6 +24,8 @@ from genji_api.http.error_docs import ErrorResponsesPlugin
 from genji_api.routes import ROUTES
 from genji_api.settings import ApiSettings
 
+log = logging.getLogger("genji.api")
+
 
 def _database(state: State) -> Database:
     database: Database = state.database
@@ -36,6 +42,15 @@ async def healthcheck() -> dict[str, str]:
     return {"status": "ok"}
 
 
+def _exit_if_worker_died(task: asyncio.Task[None]) -> None:
+    """A dead worker must not hide behind a healthy-looking API: stop the process so its
+    manager restarts it."""
+    if task.cancelled() or task.exception() is None:
+        return
+    log.critical("API worker died: %r; stopping the process", task.exception())
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def create_app(settings: ApiSettings) -> Litestar:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -44,11 +59,23 @@ def create_app(settings: ApiSettings) -> Litestar:
             min_size=settings.pool_min_size,
             max_size=settings.pool_max_size,
         )
-        app.state.database = Database(pool, attempts=settings.transaction_attempts)
+        database = Database(pool, attempts=settings.transaction_attempts)
+        app.state.database = database
         app.state.settings = settings
+        worker_task = None
+        if settings.run_worker:
+            # Imported here: the worker pulls in every feature's handlers.
+            from genji_api.worker.runtime import ApiWorker
+
+            worker = ApiWorker(database, settings)
+            worker_task = asyncio.create_task(worker.run(), name="api-worker")
+            worker_task.add_done_callback(_exit_if_worker_died)
         try:
             yield
         finally:
+            if worker_task is not None:
+                worker.request_stop()
+                await worker_task
             await pool.close()
 
     api = Router(path="/api/v3", route_handlers=ROUTES)

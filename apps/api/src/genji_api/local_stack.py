@@ -1,4 +1,5 @@
-"""`just up`: PostgreSQL (private cluster unless DATABASE_URL is set), migrations, workers.
+"""`just up`: PostgreSQL (private cluster unless DATABASE_URL is set), migrations, seed data,
+the API with its worker, the bot worker and the fake OCR service.
 
 The logins are production's: the owner role `genjishimada` (no superuser) owns the database
 and applies the migrations, and the bot worker logs in as `genjishimada_queue_worker` with a
@@ -7,13 +8,15 @@ and makes up its own passwords. With DATABASE_URL, that URL must log in as the d
 owner, and the worker login gets QUEUE_DATABASE_PASSWORD (or a generated password when neither
 it nor QUEUE_DATABASE_URL is set).
 
-Runs the bot and API queue workers as child processes, restarting one that dies the way a
-process manager would (but not one whose login is refused). Until Discord and OCR handlers are
-configured, the workers' handlers record their effects in GENJI_RECORDER_DIR (by default a
-directory of this stack's own, so two stacks never share one, removed when the stack stops).
-Stays in the foreground until Ctrl-C or SIGTERM, then stops the workers (graceful drain) and the
-cluster. It prints the PIDs of its own process, the PostgreSQL postmaster and each worker, so an
-operator can signal exactly those.
+After migrating it applies `db/seeds/local.sql` and issues a superuser API key for the seeded
+`local` user, printed once with the API's URL and OpenAPI pages. Children: the fake OCR
+service on loopback, the bot worker (its handlers record their effects in GENJI_RECORDER_DIR,
+by default a directory of this stack's own, removed when the stack stops) and the API process
+(`python -m genji_api`: uvicorn and the API worker). A child that dies is restarted the way a
+process manager would (but not one whose login is refused). Stays in the foreground until
+Ctrl-C or SIGTERM, then stops the children (graceful drain) and the cluster. It prints the PIDs
+of its own process, the PostgreSQL postmaster and each child, so an operator can signal exactly
+those.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -35,9 +40,13 @@ from genji_devstack.roles import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, login_dsn
 from genji_worker.process import EXIT_LOGIN, worker_dsn
 
+from genji_api.auth.keys import KEY_PREFIX_CHARS, key_digest, new_api_key
 from genji_api.migrate import MigrationRoleError, apply_plan
 
 DATABASE = "genjishimada"
+SEEDS = Path(__file__).resolve().parents[4] / "db" / "seeds" / "local.sql"
+# The seeded bot account, the verifier of automatic verdicts.
+BOT_USER_ID = 1000000000000000000
 
 
 def _psql_hint(cluster: PgCluster) -> str:
@@ -74,30 +83,69 @@ def _interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
 
-class Workers:
-    def __init__(self, environments: dict[str, dict[str, str]]) -> None:
-        self.environments = environments
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _seed(dsn: str) -> str:
+    """Apply the local seed rows and issue this stack's superuser API key (shown once)."""
+    api_key = new_api_key()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(SEEDS.read_text())
+        conn.execute(
+            "INSERT INTO auth.api_tokens (user_id, key_hash, key_prefix, is_superuser) "
+            "SELECT id, %s, %s, true FROM auth.users WHERE username = 'local'",
+            (key_digest(api_key), api_key[:KEY_PREFIX_CHARS]),
+        )
+    return api_key
+
+
+def _wait_until_serving(url: str, deadline: float = 60.0) -> None:
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(f"{url}/healthcheck", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    print(f"warning: the API did not answer {url}/healthcheck within {deadline:.0f}s", flush=True)
+
+
+class Processes:
+    """The stack's long-running children, restarted when one dies."""
+
+    def __init__(self) -> None:
+        self.commands: dict[str, tuple[list[str], dict[str, str]]] = {}
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
 
-    def start(self, owner: str) -> None:
-        self.processes[owner] = subprocess.Popen(
-            [sys.executable, "-m", "genji_worker", owner],
-            env=self.environments[owner],
+    def start(self, name: str, command: list[str], env: dict[str, str]) -> None:
+        self.commands[name] = (command, env)
+        self._spawn(name)
+
+    def _spawn(self, name: str) -> None:
+        command, env = self.commands[name]
+        self.processes[name] = subprocess.Popen(
+            command,
+            env=env,
             start_new_session=True,  # Ctrl-C reaches them through us, in order
         )
-        print(f"{owner} worker started (pid {self.processes[owner].pid})", flush=True)
+        print(f"{name} started (pid {self.processes[name].pid})", flush=True)
 
     def restart_dead(self) -> None:
-        for owner, process in self.processes.items():
+        for name, process in self.processes.items():
             code = process.poll()
             if code == EXIT_LOGIN:
-                raise SystemExit(f"{owner} worker cannot log in to the queue database; stopping")
+                raise SystemExit(f"{name} cannot log in to the queue database; stopping")
             if code is not None:
-                print(f"{owner} worker exited with {code}; restarting", flush=True)
-                self.start(owner)
+                print(f"{name} exited with {code}; restarting", flush=True)
+                self._spawn(name)
 
     def stop(self) -> None:
-        for process in self.processes.values():
+        for process in reversed(list(self.processes.values())):
             if process.poll() is None:
                 process.terminate()
         for process in self.processes.values():
@@ -139,6 +187,7 @@ def main() -> int:
             _set_stale_heartbeat(dsn, float(stale))
         print(f"database ready: {hint}", flush=True)
 
+        api_key = _seed(dsn)
         recorder = os.environ.get("GENJI_RECORDER_DIR") or _own_recorder(stack)
         # The bot's environment never carries the owner's connection string.
         base = {
@@ -146,23 +195,44 @@ def main() -> int:
         }
         base["GENJI_RECORDER_DIR"] = recorder
         bot_dsn = queue_url or worker_dsn(dsn, password)
-        workers = Workers(
-            {
-                "bot": {**base, "QUEUE_DATABASE_URL": bot_dsn},
-                "api": {**base, "QUEUE_DATABASE_URL": dsn},
-            }
+        ocr_port, api_port = _free_port(), _free_port()
+        processes = Processes()
+        stack.callback(processes.stop)
+        processes.start(
+            "fake OCR",
+            [sys.executable, "-m", "genji_devstack.fake_ocr", "--port", str(ocr_port)],
+            base,
         )
-        stack.callback(workers.stop)
-        workers.start("bot")
-        workers.start("api")
+        processes.start(
+            "bot worker",
+            [sys.executable, "-m", "genji_worker", "bot"],
+            {**base, "QUEUE_DATABASE_URL": bot_dsn},
+        )
+        processes.start(
+            "API and API worker",
+            [sys.executable, "-m", "genji_api"],
+            {
+                **base,
+                "DATABASE_URL": dsn,
+                "API_PORT": str(api_port),
+                "OCR_URL": f"http://127.0.0.1:{ocr_port}",
+                "BOT_USER_ID": str(BOT_USER_ID),
+            },
+        )
+        url = f"http://127.0.0.1:{api_port}"
+        _wait_until_serving(url)
         print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
+        print(f"API: {url}  (OpenAPI: {url}/schema/swagger, {url}/schema/openapi.json)", flush=True)
+        print(f"local API key (superuser): {api_key}", flush=True)
         print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
         try:
             while True:
                 time.sleep(0.5)
-                workers.restart_dead()
+                processes.restart_dead()
         except KeyboardInterrupt:
-            print("stopping workers (graceful drain), then the database", flush=True)
+            print(
+                "stopping the API and the workers (graceful drain), then the database", flush=True
+            )
     print("stopped", flush=True)
     return 0
 

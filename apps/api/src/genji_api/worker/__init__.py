@@ -1,0 +1,1 @@
+"""The API worker: the three API-owned entrypoints and the tournament schedule."""
