@@ -170,16 +170,22 @@ async def test_rejected_edit_changes_nothing_and_tells_the_requester(
     assert again.status_code == 201
 
 
-async def test_archiving_edit_sets_archived_without_a_newsfeed(
+async def test_archiving_edit_goes_through_the_archive_path(
     api: Client, owner: asyncpg.Connection
 ) -> None:
-    edit_id, map_id, _ = await _pending(owner, {"archived": True})
+    edit_id, map_id, _ = await _pending(owner, {"archived": True, "checkpoints": 4})
     moderator = await seed.user(owner)
     assert (
         await api.put(f"{EDITS}/{edit_id}/resolve", json=_resolve(moderator))
     ).status_code == 204
     assert await owner.fetchval("SELECT archived FROM core.maps WHERE id = $1", map_id) is True
-    assert await owner.fetchval("SELECT count(*) FROM public.newsfeed") == 0
+    entries = [json.loads(row["payload"]) for row in await owner.fetch(
+        "SELECT payload FROM public.newsfeed ORDER BY id"
+    )]  # fmt: skip
+    # The archive is announced as such; the map_edit entry lists only the announced fields.
+    assert sorted(entry["type"] for entry in entries) == ["archive", "map_edit"]
+    edit_entry = next(entry for entry in entries if entry["type"] == "map_edit")
+    assert set(edit_entry["changes"]) == {"checkpoints"}
 
 
 @pytest.mark.parametrize(

@@ -36,13 +36,19 @@ class AppliedEdit:
     """Column -> new value, only for values that differ from the map's."""
     announced: dict[str, list[Any]] = field(default_factory=dict)
     """Field -> [old, new] for the changed fields the newsfeed shows."""
+    archived: bool | None = None
+    """The new archive state when it changes; archiving has its own path (and newsfeed)."""
 
 
 def plan(current: asyncpg.Record, proposed: dict[str, Any]) -> AppliedEdit:
     columns: dict[str, Any] = {}
     announced: dict[str, list[Any]] = {}
+    archived: bool | None = None
     for name, new in proposed.items():
         old = current[name]
+        if name == "archived":
+            archived = None if old == new else new
+            continue
         if name == "difficulty":
             if old == new:
                 continue
@@ -53,4 +59,4 @@ def plan(current: asyncpg.Record, proposed: dict[str, Any]) -> AppliedEdit:
             columns[name] = new
         if name not in NOT_ANNOUNCED:
             announced[name] = [old, new]
-    return AppliedEdit(columns=columns, announced=announced)
+    return AppliedEdit(columns=columns, announced=announced, archived=archived)

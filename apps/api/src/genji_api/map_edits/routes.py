@@ -21,6 +21,7 @@ from genji_api.map_edits.models import (
     MapEditResolveRequest,
     MapEditResponse,
 )
+from genji_api.settings import ApiSettings
 
 
 class MapEditsController(Controller):
@@ -48,9 +49,16 @@ class MapEditsController(Controller):
         data: JSONBody[MapEditResolveRequest],
         request: Request[Any, Any, Any],
         database: NamedDependency[Database],
+        settings: NamedDependency[ApiSettings],
     ) -> None:
         """Accept (apply the changes) or reject a pending edit request."""
-        await service.resolve_edit_request(database, edit_id, data, trace=request_trace(request))
+        await service.resolve_edit_request(
+            database,
+            edit_id,
+            data,
+            bot_user_id=settings.bot_user_id,
+            trace=request_trace(request),
+        )
 
     @patch("/{edit_id:int}/message", opt=scopes.required(scopes.MAPS_WRITE))
     async def set_message(

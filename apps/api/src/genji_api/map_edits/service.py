@@ -21,12 +21,15 @@ from genji_api.map_edits.models import (
     MapEditResolveRequest,
     MapEditResponse,
 )
+from genji_api.maps.archive import set_archive_status
+from genji_api.maps.models import ArchiveRequest
 from genji_api.newsfeed.entries import create_newsfeed
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.queue.enqueue import enqueue_job
 
 PENDING_CONFLICT = "There is already a pending edit request for this map."
 ALREADY_RESOLVED = "This edit request has already been resolved."
+ARCHIVE_REASON_LIMIT = 1000  # ArchiveRequest.reason's bound
 
 
 def _entity(edit_id: int) -> str:
@@ -84,10 +87,24 @@ async def create_edit_request(
     return await database.transaction(work)
 
 
-async def _apply(conn: asyncpg.Connection, edit: asyncpg.Record, *, trace: Trace) -> None:
+async def _apply(
+    conn: asyncpg.Connection, edit: asyncpg.Record, *, bot_user_id: int, trace: Trace
+) -> None:
     current = await edits.lock_map(conn, edit["map_id"])
     applied = changes.plan(current, edit["proposed_changes"])
     await edits.update_map(conn, edit["map_id"], applied.columns)
+    if applied.archived is not None:
+        # The archive path closes an archived map's playtest and announces the change itself.
+        await set_archive_status(
+            conn,
+            ArchiveRequest(
+                codes=[current["code"]],
+                archived=applied.archived,
+                reason=edit["reason"][:ARCHIVE_REASON_LIMIT],
+            ),
+            bot_user_id=bot_user_id,
+            trace=trace,
+        )
     if applied.announced:
         await create_newsfeed(
             conn,
@@ -121,7 +138,12 @@ async def _notify(
 
 
 async def resolve_edit_request(
-    database: Database, edit_id: int, request: MapEditResolveRequest, *, trace: Trace
+    database: Database,
+    edit_id: int,
+    request: MapEditResolveRequest,
+    *,
+    bot_user_id: int,
+    trace: Trace,
 ) -> None:
     if request.send_to_playtest:
         raise BadRequestError("Sending a map to playtest on resolution is not available.")
@@ -134,7 +156,7 @@ async def resolve_edit_request(
             raise ConflictError(ALREADY_RESOLVED)
         await _require_user(conn, request.resolved_by)
         if request.accepted:
-            await _apply(conn, edit, trace=trace)
+            await _apply(conn, edit, bot_user_id=bot_user_id, trace=trace)
         await edits.mark_resolved(
             conn,
             edit_id,

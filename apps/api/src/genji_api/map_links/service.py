@@ -90,7 +90,7 @@ async def link_map_codes(
                 trace=trace,
             )
             official_id, unofficial_id = clone.map_id, unofficial["id"]
-            playtest_job = clone.playtest_job
+            playtest_job = clone.job
         else:
             official_id, unofficial_id = official["id"], unofficial["id"]
         await _link(conn, request)
