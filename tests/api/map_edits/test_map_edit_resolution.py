@@ -211,3 +211,43 @@ async def test_bad_resolution_is_4xx_and_commits_nothing(
         is None
     )
     assert await owner.fetchval("SELECT count(*) FROM jobs") == 0
+
+
+async def test_accepted_edit_can_send_its_map_to_playtest_in_the_same_transaction(
+    api: Client, owner: asyncpg.Connection
+) -> None:
+    edit_id, map_id, _ = await _pending(owner, {"checkpoints": 14})
+    moderator = await seed.user(owner)
+    response = await api.put(
+        f"{EDITS}/{edit_id}/resolve", json=_resolve(moderator, send_to_playtest=True)
+    )
+    assert response.status_code == 204, response.text
+    assert (
+        await owner.fetchval("SELECT playtesting FROM core.maps WHERE id = $1", map_id)
+        == "In Progress"
+    )
+    playtest_id = await owner.fetchval(
+        "SELECT id FROM playtests.meta WHERE map_id = $1 AND NOT completed", map_id
+    )
+    assert (
+        await owner.fetchval("SELECT event_key FROM jobs WHERE action = 'api.playtest.create'")
+        == f"map:send-to-playtest:{map_id}:{playtest_id}"
+    )
+    assert "api.map_edit.resolved" in await _actions(owner)
+
+
+async def test_rejected_edit_never_sends_to_playtest(
+    api: Client, owner: asyncpg.Connection
+) -> None:
+    edit_id, map_id, _ = await _pending(owner, {"checkpoints": 14})
+    moderator = await seed.user(owner)
+    response = await api.put(
+        f"{EDITS}/{edit_id}/resolve",
+        json=_resolve(moderator, accepted=False, rejection_reason="no", send_to_playtest=True),
+    )
+    assert response.status_code == 204, response.text
+    assert (
+        await owner.fetchval("SELECT playtesting FROM core.maps WHERE id = $1", map_id)
+        == "Approved"
+    )
+    assert "api.playtest.create" not in await _actions(owner)

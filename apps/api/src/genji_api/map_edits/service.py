@@ -23,6 +23,7 @@ from genji_api.map_edits.models import (
 )
 from genji_api.maps.archive import set_archive_status
 from genji_api.maps.models import ArchiveRequest
+from genji_api.maps.playtest_entry import put_in_playtest
 from genji_api.newsfeed.entries import create_newsfeed
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.queue.enqueue import enqueue_job
@@ -137,6 +138,13 @@ async def _notify(
     )
 
 
+async def _send_to_playtest(conn: asyncpg.Connection, map_id: int, trace: Trace) -> None:
+    """An accepted edit may send its map back to playtest; one already there stays as it is."""
+    current = await conn.fetchrow("SELECT code, playtesting FROM core.maps WHERE id = $1", map_id)
+    if current is not None and current["playtesting"] != "In Progress":
+        await put_in_playtest(conn, current["code"], trace=trace)
+
+
 async def resolve_edit_request(
     database: Database,
     edit_id: int,
@@ -145,9 +153,6 @@ async def resolve_edit_request(
     bot_user_id: int,
     trace: Trace,
 ) -> None:
-    if request.send_to_playtest:
-        raise BadRequestError("Sending a map to playtest on resolution is not available.")
-
     async def work(conn: asyncpg.Connection) -> None:
         edit = await edits.fetch(conn, edit_id, for_update=True)
         if edit is None:
@@ -157,6 +162,8 @@ async def resolve_edit_request(
         await _require_user(conn, request.resolved_by)
         if request.accepted:
             await _apply(conn, edit, bot_user_id=bot_user_id, trace=trace)
+            if request.send_to_playtest:
+                await _send_to_playtest(conn, edit["map_id"], trace)
         await edits.mark_resolved(
             conn,
             edit_id,
