@@ -87,7 +87,7 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
 
             async def ready(stack: LocalStack = stack) -> bool:
                 assert stack.process.poll() is None, stack.text()
-                return PIDS["stack"].search(stack.text()) is not None
+                return KEY.search(stack.text()) is not None  # printed once the API serves
 
             await eventually(ready, 60, "the stack to come up")
 

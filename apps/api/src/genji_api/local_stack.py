@@ -220,12 +220,12 @@ def main() -> int:
             },
         )
         url = f"http://127.0.0.1:{api_port}"
-        _wait_until_serving(url)
-        print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
-        print(f"API: {url}  (OpenAPI: {url}/schema/swagger, {url}/schema/openapi.json)", flush=True)
-        print(f"local API key (superuser): {api_key}", flush=True)
         print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
         try:
+            _wait_until_serving(url)
+            print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
+            print(f"API: {url}  (OpenAPI: {url}/schema/swagger, {url}/schema/openapi.json)")
+            print(f"local API key (superuser): {api_key}", flush=True)
             while True:
                 time.sleep(0.5)
                 processes.restart_dead()
