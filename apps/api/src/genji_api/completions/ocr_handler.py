@@ -1,9 +1,9 @@
 """`completion.ocr.requested`: auto-verify a screenshot-only completion, or hand it to review.
 
-One run: read the completion on a pooled connection and stop if there is nothing left to decide;
-ask the OCR service with no transaction open; then, in one transaction holding the completion's
-row lock, check again and record the decision together with its consequences (the verdict and
-its jobs on a match, the manual-review jobs and notification otherwise).
+One run has the shape every OCR job shares (genji_api.ocr.attempt): read the completion, ask the
+OCR service with no transaction open, then, in one transaction holding the completion's row
+lock, check again and record the decision together with its consequences (the verdict and its
+jobs on a match, the manual-review jobs and notification otherwise).
 
 A retry after that transaction committed finds the decision and does nothing, so no second
 card, notice, reward or notification can appear. If the commit fails, the error propagates and
@@ -30,8 +30,8 @@ from genji_api.completions.ocr_review import queue_manual_review
 from genji_api.completions.verification import apply_completion_verdict
 from genji_api.database import Database
 from genji_api.http.tracing import Trace
-from genji_api.ocr.decision import OcrDecision, decide_by_ocr
-from genji_api.ocr.names import user_names
+from genji_api.ocr.attempt import attempt_ocr_decision
+from genji_api.ocr.decision import OcrDecision
 from genji_api.settings import ApiSettings
 
 log = logging.getLogger("genji.api")
@@ -90,38 +90,20 @@ async def verify_completion_by_ocr(
     """Decide the completion by OCR; None when there was nothing (left) to decide."""
     completion_id = event.completion_id
 
-    async def read(conn: asyncpg.Connection) -> tuple[OcrCandidate | None, list[str]]:
-        completion = await read_candidate(conn, completion_id)
-        names = [] if completion is None else await user_names(conn, completion.user_id)
-        return completion, names
-
-    completion, names = await database.read(read)
-    why = _nothing_to_do(completion)
-    if completion is None or why is not None:
-        log.info("completion %s: no OCR verification, %s", completion_id, why)
-        return None
-
-    decision = await decide_by_ocr(
-        settings,
-        screenshot=completion.screenshot,
-        code=completion.map_code,
-        time=completion.time,
-        names=names,
-    )
-
-    async def decide(conn: asyncpg.Connection) -> bool:
-        current = await lock_candidate(conn, completion_id)
-        why = _nothing_to_do(current)
-        if current is None or why is not None:
-            log.info("completion %s: OCR decision dropped, %s meanwhile", completion_id, why)
-            return False
+    async def record(
+        conn: asyncpg.Connection, current: OcrCandidate, decision: OcrDecision, names: list[str]
+    ) -> None:
         await _record(conn, current, decision, names=names, settings=settings, trace=trace)
-        return True
 
-    if not await database.transaction(decide):
-        return None
-    log.info("completion %s: OCR decision %s", completion_id, decision.outcome)
-    return decision
+    return await attempt_ocr_decision(
+        database,
+        settings,
+        label=f"completion {completion_id}",
+        read=lambda conn: read_candidate(conn, completion_id),
+        lock=lambda conn: lock_candidate(conn, completion_id),
+        nothing_to_do=_nothing_to_do,
+        record=record,
+    )
 
 
 def make_completion_ocr_handler(database: Database, settings: ApiSettings) -> Handler:

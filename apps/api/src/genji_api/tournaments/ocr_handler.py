@@ -1,8 +1,8 @@
 """`tournament.ocr.requested`: auto-verify a screenshot-only tournament run, or send it to review.
 
-The same shape as the completion OCR job (genji_api.completions.ocr_handler): read, ask the
-OCR service outside any transaction, then record the decision and its consequences in one
-transaction under the run's row lock. A match verifies the run (its verdict job and
+The shape every OCR job shares (genji_api.ocr.attempt): read, ask the OCR service outside any
+transaction, then record the decision and its consequences in one transaction under the run's
+row lock. A match verifies the run (its verdict job and
 participation XP commit with the decision); a mismatch or an OCR outage queues the review card
 and notifies the user. A recorded decision makes every later run of the job a no-op.
 """
@@ -19,8 +19,8 @@ from genji_worker.executor import Handler
 
 from genji_api.database import Database
 from genji_api.http.tracing import Trace
-from genji_api.ocr.decision import OcrDecision, decide_by_ocr
-from genji_api.ocr.names import user_names
+from genji_api.ocr.attempt import attempt_ocr_decision
+from genji_api.ocr.decision import OcrDecision
 from genji_api.settings import ApiSettings
 from genji_api.tournaments.ocr_repository import (
     TournamentOcrCandidate,
@@ -80,38 +80,23 @@ async def verify_tournament_completion_by_ocr(
     """Decide the tournament run by OCR; None when there was nothing (left) to decide."""
     tc_id = event.tournament_completion_id
 
-    async def read(conn: asyncpg.Connection) -> tuple[TournamentOcrCandidate | None, list[str]]:
-        completion = await read_candidate(conn, tc_id)
-        names = [] if completion is None else await user_names(conn, completion.user_id)
-        return completion, names
-
-    completion, names = await database.read(read)
-    why = _nothing_to_do(completion)
-    if completion is None or why is not None:
-        log.info("tournament completion %s: no OCR verification, %s", tc_id, why)
-        return None
-
-    decision = await decide_by_ocr(
-        settings,
-        screenshot=completion.screenshot,
-        code=completion.map_code,
-        time=completion.time,
-        names=names,
-    )
-
-    async def decide(conn: asyncpg.Connection) -> bool:
-        current = await lock_candidate(conn, tc_id)
-        why = _nothing_to_do(current)
-        if current is None or why is not None:
-            log.info("tournament completion %s: OCR decision dropped, %s meanwhile", tc_id, why)
-            return False
+    async def record(
+        conn: asyncpg.Connection,
+        current: TournamentOcrCandidate,
+        decision: OcrDecision,
+        names: list[str],
+    ) -> None:
         await _record(conn, current, decision, settings=settings, trace=trace)
-        return True
 
-    if not await database.transaction(decide):
-        return None
-    log.info("tournament completion %s: OCR decision %s", tc_id, decision.outcome)
-    return decision
+    return await attempt_ocr_decision(
+        database,
+        settings,
+        label=f"tournament completion {tc_id}",
+        read=lambda conn: read_candidate(conn, tc_id),
+        lock=lambda conn: lock_candidate(conn, tc_id),
+        nothing_to_do=_nothing_to_do,
+        record=record,
+    )
 
 
 def make_tournament_ocr_handler(database: Database, settings: ApiSettings) -> Handler:
