@@ -2,9 +2,9 @@
 
 The shape every OCR job shares (genji_api.ocr.attempt): read, ask the OCR service outside any
 transaction, then record the decision and its consequences in one transaction under the run's
-row lock. A match verifies the run (its verdict job and
-participation XP commit with the decision); a mismatch or an OCR outage queues the review card
-and notifies the user. A recorded decision makes every later run of the job a no-op.
+row lock. A match verifies the run (its verdict job and participation XP commit with the
+decision); a mismatch or an OCR outage queues the review card and notifies the user. A recorded
+decision makes every later run of the job a no-op.
 """
 
 from __future__ import annotations
