@@ -23,12 +23,6 @@ async def lock_user(conn: asyncpg.Connection, user_id: int) -> bool:
     return found is not None
 
 
-async def user_exists(conn: asyncpg.Connection, user_id: int) -> bool:
-    return bool(
-        await conn.fetchval("SELECT EXISTS (SELECT 1 FROM core.users WHERE id = $1)", user_id)
-    )
-
-
 async def active_cycle_id(conn: asyncpg.Connection, map_id: int) -> int | None:
     cycle_id: int | None = await conn.fetchval(
         "SELECT c.id FROM tournaments.cycles c JOIN tournaments.editions e ON e.id = c.edition_id "

@@ -23,6 +23,7 @@ from genji_api.effects.once import once
 from genji_api.errors import ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
+from genji_api.users.repository import lock_user
 
 UPVOTE_MILESTONE = 10
 
@@ -35,8 +36,7 @@ async def set_verification(
     trace: Trace | None = None,
 ) -> JobStatusResponse:
     async def work(conn: asyncpg.Connection) -> JobStatusResponse:
-        if not await repo.user_exists(conn, body.verified_by):
-            raise NotFoundError(f"User {body.verified_by} does not exist.")
+        await lock_user(conn, body.verified_by)
         return await apply_completion_verdict(
             conn,
             completion_id=completion_id,
@@ -56,8 +56,7 @@ async def upvote(
         completion = await repo.lock_message_completion(conn, body.message_id)
         if completion is None:
             raise NotFoundError(f"No completion was posted as message {body.message_id}.")
-        if not await repo.user_exists(conn, body.user_id):
-            raise NotFoundError(f"User {body.user_id} does not exist.")
+        await lock_user(conn, body.user_id)
         if not await repo.insert_upvote(conn, body.user_id, body.message_id):
             raise ConflictError("User has already upvoted this completion.")
         count = await repo.upvote_count(conn, body.message_id)

@@ -183,7 +183,7 @@ async def submit_completion(
         if game_map is None:
             raise NotFoundError("map code does not exist or has been archived")
         if not await repo.lock_user(conn, body.user_id):
-            raise NotFoundError(f"User {body.user_id} does not exist.")
+            raise NotFoundError(f"No user found with id: {body.user_id}")
         cycle_id = await repo.active_cycle_id(conn, game_map["id"])
         ctx = _Context(
             body=body,

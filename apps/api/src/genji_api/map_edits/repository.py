@@ -21,13 +21,6 @@ async def map_by_code(conn: asyncpg.Connection, code: str) -> asyncpg.Record | N
     return row
 
 
-async def user_exists(conn: asyncpg.Connection, user_id: int) -> bool:
-    found: bool = await conn.fetchval(
-        "SELECT EXISTS (SELECT 1 FROM core.users WHERE id = $1)", user_id
-    )
-    return found
-
-
 async def pending_exists(conn: asyncpg.Connection, map_id: int) -> bool:
     found: bool = await conn.fetchval(
         "SELECT EXISTS (SELECT 1 FROM maps.edit_requests WHERE map_id = $1 AND accepted IS NULL)",

@@ -27,6 +27,7 @@ from genji_api.maps.playtest_entry import put_in_playtest
 from genji_api.newsfeed.entries import create_newsfeed
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.queue.enqueue import enqueue_job
+from genji_api.users.repository import lock_user
 
 PENDING_CONFLICT = "There is already a pending edit request for this map."
 ALREADY_RESOLVED = "This edit request has already been resolved."
@@ -35,11 +36,6 @@ ARCHIVE_REASON_LIMIT = 1000  # ArchiveRequest.reason's bound
 
 def _entity(edit_id: int) -> str:
     return f"map-edit:{edit_id}"
-
-
-async def _require_user(conn: asyncpg.Connection, user_id: int) -> None:
-    if not await edits.user_exists(conn, user_id):
-        raise NotFoundError("User not found.", extra={"user_id": user_id})
 
 
 def _response(row: asyncpg.Record) -> MapEditResponse:
@@ -57,7 +53,7 @@ async def create_edit_request(
         game_map = await edits.map_by_code(conn, request.code)
         if game_map is None:
             raise NotFoundError("Map not found.", extra={"code": request.code})
-        await _require_user(conn, request.created_by)
+        await lock_user(conn, request.created_by)
         if await edits.pending_exists(conn, game_map["id"]):
             raise ConflictError(PENDING_CONFLICT)
         try:
@@ -159,7 +155,7 @@ async def resolve_edit_request(
             raise NotFoundError("Edit request not found.", extra={"edit_request_id": edit_id})
         if edit["accepted"] is not None:
             raise ConflictError(ALREADY_RESOLVED)
-        await _require_user(conn, request.resolved_by)
+        await lock_user(conn, request.resolved_by)
         if request.accepted:
             await _apply(conn, edit, bot_user_id=bot_user_id, trace=trace)
             if request.send_to_playtest:
