@@ -10,18 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import asyncpg
-from genji_sdk.payloads import CompletionCreatedEvent, FailedAutoverifyEvent
+from genji_sdk.payloads import FailedAutoverifyEvent
 
 from genji_api.completions.ocr_repository import OcrCandidate
+from genji_api.completions.review_card import enqueue_review_card
 from genji_api.http.tracing import Trace
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.ocr.decision import OcrDecision
 from genji_api.queue.enqueue import enqueue_job
-
-
-def submission_event_key(user_id: int, completion_id: int) -> str:
-    """The review card's key, the one the submit route uses for a card it queues itself."""
-    return f"completion:submission:{user_id}:{completion_id}"
 
 
 def autoverification_failed_event_key(completion_id: int) -> str:
@@ -57,13 +53,8 @@ async def queue_manual_review(
             entity_key=None,
             trace=trace,
         )
-    await enqueue_job(
-        conn,
-        event_name="api.completion.submission",
-        payload=CompletionCreatedEvent(completion_id=completion.completion_id),
-        event_key=submission_event_key(completion.user_id, completion.completion_id),
-        entity_key=f"completion:{completion.completion_id}",
-        trace=trace,
+    await enqueue_review_card(
+        conn, completion_id=completion.completion_id, user_id=completion.user_id, trace=trace
     )
     code = completion.map_code
     if decision.extracted is not None:

@@ -8,19 +8,19 @@ from dataclasses import dataclass
 import asyncpg
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import (
-    CompletionCreatedEvent,
     OcrVerificationRequestedEvent,
-    TournamentCompletionCreatedEvent,
     TournamentOcrVerificationRequestedEvent,
     VerificationMessageDeleteEvent,
 )
 
 from genji_api.completions import repository as repo
 from genji_api.completions.models import CompletionSubmissionResponse, CompletionSubmitRequest
+from genji_api.completions.review_card import enqueue_review_card
 from genji_api.database import Database
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
+from genji_api.tournaments.review_card import enqueue_tournament_review_card
 
 PERSONAL_BEST_TRIGGER = "completions_must_beat_personal_best"
 
@@ -121,19 +121,14 @@ async def _tournament_only(
             trace=ctx.trace,
         )
         return CompletionSubmissionResponse(job_status=None, completion_id=0)
-    job = await enqueue_job(
+    job = await enqueue_tournament_review_card(
         conn,
-        event_name="api.tournament.completion.created",
-        payload=TournamentCompletionCreatedEvent(
-            completion_id=tc_id,
-            cycle_id=cycle_id,
-            user_id=body.user_id,
-            time=time,
-            video=body.video,
-            screenshot=body.screenshot,
-        ),
-        event_key=f"tournament:completion:{tc_id}",
-        entity_key=entity,
+        tournament_completion_id=tc_id,
+        cycle_id=cycle_id,
+        user_id=body.user_id,
+        time=time,
+        video=body.video,
+        screenshot=body.screenshot,
         trace=ctx.trace,
     )
     return CompletionSubmissionResponse(job_status=job, completion_id=0)
@@ -161,13 +156,8 @@ async def _review(
             trace=ctx.trace,
         )
         return None
-    return await enqueue_job(
-        conn,
-        event_name="api.completion.submission",
-        payload=CompletionCreatedEvent(completion_id=completion_id),
-        event_key=f"completion:submission:{body.user_id}:{completion_id}",
-        entity_key=entity,
-        trace=ctx.trace,
+    return await enqueue_review_card(
+        conn, completion_id=completion_id, user_id=body.user_id, trace=ctx.trace
     )
 
 

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import asyncpg
-from genji_sdk.payloads import TournamentCompletionCreatedEvent
 
 from genji_api.http.tracing import Trace
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.ocr.decision import OcrDecision
-from genji_api.queue.enqueue import enqueue_job
 from genji_api.tournaments.ocr_repository import TournamentOcrCandidate
-
-
-def tournament_completion_event_key(tournament_completion_id: int) -> str:
-    return f"tournament:completion:{tournament_completion_id}"
+from genji_api.tournaments.review_card import enqueue_tournament_review_card
 
 
 async def queue_tournament_review(
@@ -24,19 +19,14 @@ async def queue_tournament_review(
     trace: Trace | None,
 ) -> None:
     tc_id = completion.tournament_completion_id
-    await enqueue_job(
+    await enqueue_tournament_review_card(
         conn,
-        event_name="api.tournament.completion.created",
-        payload=TournamentCompletionCreatedEvent(
-            completion_id=tc_id,
-            cycle_id=completion.cycle_id,
-            user_id=completion.user_id,
-            time=completion.time,
-            video=completion.video,
-            screenshot=completion.screenshot,
-        ),
-        event_key=tournament_completion_event_key(tc_id),
-        entity_key=f"tournament-completion:{tc_id}",
+        tournament_completion_id=tc_id,
+        cycle_id=completion.cycle_id,
+        user_id=completion.user_id,
+        time=completion.time,
+        video=completion.video,
+        screenshot=completion.screenshot,
         trace=trace,
     )
     code = completion.map_code
