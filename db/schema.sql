@@ -290,6 +290,230 @@ $$;
 
 
 --
+-- Name: effect_action_check(uuid, text, text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_action_check(p_job_id uuid, p_effect_key text, p_allowed_events text[]) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_event text;
+BEGIN
+    IF p_effect_key IS NULL OR p_effect_key = '' OR p_allowed_events IS NULL THEN
+        RAISE EXCEPTION 'an effect check needs an effect key and the allowed events'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT j.action INTO v_event FROM jobs j WHERE j.id = p_job_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no job %', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+    IF NOT v_event = ANY (p_allowed_events) THEN
+        RAISE EXCEPTION 'effect % may not be requested by a % job', quote_literal(p_effect_key),
+            v_event USING ERRCODE = 'GJ007';
+    END IF;
+    RETURN v_event;
+END
+$$;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: effect_bindings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.effect_bindings (
+    job_id uuid NOT NULL,
+    effect_key text NOT NULL,
+    destination text NOT NULL,
+    state text DEFAULT 'intended'::text NOT NULL,
+    channel_id bigint,
+    message_id bigint,
+    thread_id bigint,
+    detail jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT effect_bindings_destination_check CHECK ((destination <> ''::text)),
+    CONSTRAINT effect_bindings_effect_key_check CHECK ((effect_key <> ''::text)),
+    CONSTRAINT effect_bindings_state_check CHECK ((state = ANY (ARRAY['intended'::text, 'uncertain'::text, 'completed'::text, 'skipped'::text, 'failed'::text])))
+);
+
+
+--
+-- Name: effect_binding_begin(uuid, text, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, binding public.effect_bindings)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row effect_bindings;
+BEGIN
+    IF coalesce(p_effect_key, '') = '' OR coalesce(p_destination, '') = ''
+       OR coalesce(p_fingerprint, '') = '' THEN
+        RAISE EXCEPTION 'a binding needs an effect key, a destination and a fingerprint'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT * INTO v_row FROM effect_bindings b
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
+    FOR UPDATE;
+    IF FOUND THEN
+        RETURN QUERY SELECT false, v_row;
+        RETURN;
+    END IF;
+    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    INSERT INTO effect_bindings AS b (job_id, effect_key, destination, detail)
+    VALUES (p_job_id, p_effect_key, p_destination,
+            jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended'))
+    ON CONFLICT DO NOTHING
+    RETURNING b.* INTO v_row;
+    IF FOUND THEN
+        RETURN QUERY SELECT true, v_row;
+        RETURN;
+    END IF;
+    -- A concurrent begin of the same binding committed first.
+    SELECT * INTO STRICT v_row FROM effect_bindings b
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination;
+    RETURN QUERY SELECT false, v_row;
+END
+$$;
+
+
+--
+-- Name: effect_binding_claim_check(uuid, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    -- KEY SHARE holds the claim for this short transaction, as effect_receipt_begin does.
+    PERFORM 1
+    FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
+    WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
+      AND q.status = 'picked'
+    FOR KEY SHARE OF q;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
+            p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key) USING ERRCODE = 'GJ409';
+    END IF;
+END
+$$;
+
+
+--
+-- Name: effect_binding_complete(uuid, text, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_binding_complete(p_job_id uuid, p_effect_key text, p_destination text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint) RETURNS public.effect_bindings
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row effect_bindings;
+BEGIN
+    IF p_message_id IS NULL AND p_thread_id IS NULL THEN
+        RAISE EXCEPTION 'a completed send needs a message or thread id' USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT * INTO v_row FROM effect_bindings b
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'effect % of job % has no binding to %', quote_literal(p_effect_key),
+            p_job_id, p_destination USING ERRCODE = 'GJ404';
+    END IF;
+    IF v_row.state = 'completed' THEN
+        IF v_row.message_id IS NOT DISTINCT FROM p_message_id
+           AND v_row.thread_id IS NOT DISTINCT FROM p_thread_id THEN
+            RETURN v_row;
+        END IF;
+        RAISE EXCEPTION 'effect % of job % to % already completed with other ids',
+            quote_literal(p_effect_key), p_job_id, p_destination USING ERRCODE = 'GJ006';
+    END IF;
+    IF v_row.state NOT IN ('intended', 'uncertain') THEN
+        RAISE EXCEPTION 'effect % of job % to % is already %', quote_literal(p_effect_key),
+            p_job_id, p_destination, v_row.state USING ERRCODE = 'GJ006';
+    END IF;
+    UPDATE effect_bindings b
+    SET state = 'completed', channel_id = p_channel_id, message_id = p_message_id,
+        thread_id = p_thread_id, updated_at = now(),
+        detail = coalesce(b.detail, '{}') || jsonb_build_object('stage', 'completed')
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
+    RETURNING b.* INTO v_row;
+    RETURN v_row;
+END
+$$;
+
+
+--
+-- Name: effect_binding_release(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    DELETE FROM effect_bindings b
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
+      AND b.state = 'intended';
+    RETURN FOUND;
+END
+$$;
+
+
+--
+-- Name: effect_binding_settle(uuid, text, text, text, jsonb, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS public.effect_bindings
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_row effect_bindings;
+BEGIN
+    IF p_state IS NULL OR p_state NOT IN ('skipped', 'failed', 'uncertain')
+       OR coalesce(p_effect_key, '') = '' OR coalesce(p_destination, '') = '' THEN
+        RAISE EXCEPTION 'a binding settles as skipped, failed or uncertain, with an effect key '
+            'and a destination' USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_state <> 'uncertain' THEN
+        PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    END IF;
+    SELECT * INTO v_row FROM effect_bindings b
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
+    FOR UPDATE;
+    IF FOUND AND v_row.state = p_state THEN
+        RETURN v_row;
+    END IF;
+    IF FOUND AND v_row.state NOT IN ('intended', 'uncertain') THEN
+        RAISE EXCEPTION 'effect % of job % to % is already %', quote_literal(p_effect_key),
+            p_job_id, p_destination, v_row.state USING ERRCODE = 'GJ006';
+    END IF;
+    IF NOT FOUND AND p_state = 'uncertain' THEN
+        RAISE EXCEPTION 'effect % of job % has no binding to %', quote_literal(p_effect_key),
+            p_job_id, p_destination USING ERRCODE = 'GJ404';
+    END IF;
+    INSERT INTO effect_bindings AS b (job_id, effect_key, destination, state, detail)
+    VALUES (p_job_id, p_effect_key, p_destination, p_state,
+            coalesce(p_detail, '{}') || jsonb_build_object('stage', p_state))
+    ON CONFLICT (job_id, effect_key, destination) DO UPDATE
+    SET state = excluded.state, updated_at = now(),
+        detail = coalesce(b.detail, '{}') || excluded.detail
+    RETURNING b.* INTO v_row;
+    RETURN v_row;
+END
+$$;
+
+
+--
 -- Name: effect_receipt_begin(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1253,10 +1477,6 @@ BEGIN
 END
 $$;
 
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: pgqueuer; Type: TABLE; Schema: public; Owner: -
@@ -2554,27 +2774,6 @@ ALTER TABLE playtests.votes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
-);
-
-
---
--- Name: effect_bindings; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.effect_bindings (
-    job_id uuid NOT NULL,
-    effect_key text NOT NULL,
-    destination text NOT NULL,
-    state text DEFAULT 'intended'::text NOT NULL,
-    channel_id bigint,
-    message_id bigint,
-    thread_id bigint,
-    detail jsonb,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT effect_bindings_destination_check CHECK ((destination <> ''::text)),
-    CONSTRAINT effect_bindings_effect_key_check CHECK ((effect_key <> ''::text)),
-    CONSTRAINT effect_bindings_state_check CHECK ((state = ANY (ARRAY['intended'::text, 'uncertain'::text, 'completed'::text, 'skipped'::text, 'failed'::text])))
 );
 
 
@@ -4815,6 +5014,48 @@ REVOKE ALL ON FUNCTION core.set_updated_at() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION playtests.votes_require_verified_completion() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_action_check(p_job_id uuid, p_effect_key text, p_allowed_events text[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_action_check(p_job_id uuid, p_effect_key text, p_allowed_events text[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_binding_complete(p_job_id uuid, p_effect_key text, p_destination text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_binding_complete(p_job_id uuid, p_effect_key text, p_destination text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --

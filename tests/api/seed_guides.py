@@ -12,10 +12,11 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import seed
-from genji_api.effects.context import effect_headers
 from genji_api.queue.enqueue import enqueue_job
 from genji_sdk import ClaimToken
-from queue_helpers import claim_next, register_worker, xp_payload
+from genji_sdk.effect_headers import effect_headers
+from genji_sdk.payloads import VerificationChangedEvent
+from queue_helpers import claim_next, register_worker
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,13 @@ async def envelope_of(conn: asyncpg.Connection, job_id: UUID | str) -> dict[str,
     return decoded
 
 
+VERDICT_EVENT = "api.completion.verification"
+
+
 @dataclass(frozen=True)
 class ClaimedJob:
-    """A bot job claimed the way a worker claims it, for requests sent as its effects."""
+    """A bot job claimed the way a worker claims it, for requests sent as its effects: a
+    completion verdict, whose handler requests XP, newsfeed and notification effects."""
 
     job_id: UUID
     claim: ClaimToken
@@ -72,13 +77,18 @@ async def claimed_job(conn: asyncpg.Connection, user_id: int) -> ClaimedJob:
     async with conn.transaction():
         job = await enqueue_job(
             conn,
-            event_name="api.xp.grant",
-            payload=xp_payload(user_id=user_id, grant_id=user_id % 1_000_000),
-            event_key=f"xp:test:{uuid4()}",
-            entity_key=f"user:{user_id}",
+            event_name=VERDICT_EVENT,
+            payload=VerificationChangedEvent(
+                completion_id=user_id % 1_000_000,
+                transition_id=user_id % 1_000_000,
+                verified=True,
+                verified_by=user_id,
+            ),
+            event_key=f"completion:verification:test:{uuid4()}",
+            entity_key=f"completion:test:{uuid4()}",
         )
     manager = await register_worker(conn, uuid4())
-    claimed = await claim_next(conn, manager)
+    claimed = await claim_next(conn, manager, VERDICT_EVENT)
     assert claimed is not None and claimed.queue_manager_id is not None
     return ClaimedJob(job.id, ClaimToken(claimed.id, claimed.queue_manager_id, claimed.updated))
 
@@ -89,7 +99,7 @@ async def expire_claim(conn: asyncpg.Connection, job: ClaimedJob) -> None:
         "UPDATE pgqueuer SET heartbeat = now() - interval '10 minutes' WHERE id = $1",
         job.claim.queue_job_id,
     )
-    taken = await claim_next(conn, await register_worker(conn, uuid4()))
+    taken = await claim_next(conn, await register_worker(conn, uuid4()), VERDICT_EVENT)
     assert taken is not None and taken.id == job.claim.queue_job_id
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar.types import ControllerRouterHandler
 
 from genji_api.completions.routes import CompletionsController
+from genji_api.effects.routes import EffectSendsController
 from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
 from genji_api.map_edits.routes import MapEditsController
@@ -19,6 +20,7 @@ from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    EffectSendsController,
     CompletionsController,
     GuidesController,
     MapEditsController,

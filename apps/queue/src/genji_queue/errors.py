@@ -26,6 +26,10 @@ class EffectFingerprintMismatchError(QueueError):
     """GJ006: an effect key was reused with a different request fingerprint."""
 
 
+class EffectNotAllowedError(QueueError):
+    """GJ007: the job's event may not request this effect."""
+
+
 class JobNotFoundError(QueueError):
     """GJ404: no job has this UUID."""
 
@@ -52,6 +56,7 @@ _BY_SQLSTATE: dict[str, type[QueueError]] = {
     "GJ002": UnknownQueueEventError,
     "GJ003": InvalidJobRequestError,
     "GJ006": EffectFingerprintMismatchError,
+    "GJ007": EffectNotAllowedError,
     "GJ404": JobNotFoundError,
     "GJ409": StaleClaimError,
     "GJ500": JobStateInconsistentError,

@@ -34,3 +34,28 @@ class ConfigurationFailure(Exception):
     Reported once as an actionable error; the job is deferred without consuming its budget and
     the worker backs off to its longest reconnect delay instead of looping.
     """
+
+
+class EffectUncertain(Exception):
+    """An external effect may or may not have happened, and no evidence settles it.
+
+    The job is held at once (no automatic retry) naming the effect, its destination and the
+    last stage reached, until an operator reconciles it.
+    """
+
+    def __init__(self, effect: str, destination: str, stage: str, detail: str = ""):
+        super().__init__(
+            f"effect {effect!r} to {destination} is uncertain (last stage: {stage})"
+            + (f": {detail}" if detail else "")
+            + "; reconcile it before the job is retried"
+        )
+        self.effect = effect
+        self.destination = destination
+        self.stage = stage
+
+
+class OwnershipLost(Exception):
+    """The execution's claim is no longer active: a newer owner runs the job.
+
+    The execution stops and writes nothing to the queue; the newer owner finishes the job.
+    """

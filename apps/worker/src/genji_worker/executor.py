@@ -8,6 +8,9 @@ held), the handler under its deadline, then classification of what went wrong:
   then hold);
 - DependencyUnavailable, RateLimited and ConfigurationFailure defer the job without touching
   the budget, and outages pause claiming;
+- EffectUncertain holds the job at once (an external effect may have happened: only an
+  operator's reconciliation may let it run again); OwnershipLost stops the execution without
+  a queue write, since a newer owner holds the job;
 - cancellation propagates untouched, so PGQueuer records 'canceled' and the adapter returns the
   job to the queue.
 
@@ -43,7 +46,13 @@ from genji_sdk import (
     decode_envelope,
     decode_envelope_payload,
 )
-from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
+from genji_sdk.failures import (
+    ConfigurationFailure,
+    DependencyUnavailable,
+    EffectUncertain,
+    OwnershipLost,
+    RateLimited,
+)
 from pgqueuer.executors import AbstractEntrypointExecutor
 from pgqueuer.models import Context, Job
 
@@ -133,6 +142,13 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         try:
             async with asyncio.timeout(timeout):
                 await self.handler(payload, context)
+        except EffectUncertain as error:
+            log.error("job %s held: %s", job.id, error)
+            await self._hold(claim, error_record("UncertainEffect", str(error)))
+        except OwnershipLost as error:
+            # A newer owner holds the job: write nothing, that owner finishes it.
+            log.warning("job %s: claim lost during the handler (%s); stopped", job.id, error)
+            self.queries.settle(claim)
         except RateLimited as error:
             await self._defer(claim, error.retry_after, error)
         except DependencyUnavailable as error:

@@ -18,6 +18,7 @@ TOURNAMENTS_WRITE: Final = "tournaments:write"
 TOURNAMENTS_VERIFY: Final = "tournaments:verify"
 JOBS_READ: Final = "jobs:read"
 JOBS_MANAGE: Final = "jobs:manage"
+EFFECTS_WRITE: Final = "effects:write"
 
 ALL: Final = frozenset(
     {
@@ -35,6 +36,7 @@ ALL: Final = frozenset(
         TOURNAMENTS_VERIFY,
         JOBS_READ,
         JOBS_MANAGE,
+        EFFECTS_WRITE,
     }
 )
 

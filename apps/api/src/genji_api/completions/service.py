@@ -20,10 +20,16 @@ from genji_api.completions.verification import apply_completion_verdict
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
+from genji_api.effects.rules import rule
 from genji_api.errors import ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
 from genji_api.users.repository import lock_user
+
+# The effects handlers request here, and the jobs that may request each.
+COMPLETION_MESSAGE_EFFECTS = rule(
+    message=["api.completion.submission", "api.completion.verification"]
+)
 
 UPVOTE_MILESTONE = 10
 
@@ -103,7 +109,9 @@ async def patch_completion(
                 raise NotFoundError(f"Completion {completion_id} does not exist.")
             return CompletionPatched(completion_id=completion_id)
 
-        return await once(conn, effect, body, CompletionPatched, perform)
+        return await once(
+            conn, effect, body, CompletionPatched, perform, rule=COMPLETION_MESSAGE_EFFECTS
+        )
 
     return await database.transaction(work)
 

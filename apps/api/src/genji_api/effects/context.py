@@ -13,13 +13,10 @@ from typing import Any
 from uuid import UUID
 
 from genji_sdk import ClaimToken
+from genji_sdk.effect_headers import CLAIM_HEADER, EFFECT_HEADER, JOB_HEADER
 from litestar import Request
 
 from genji_api.errors import BadRequestError
-
-JOB_HEADER = "X-Genji-Job"
-CLAIM_HEADER = "X-Genji-Claim"
-EFFECT_HEADER = "X-Genji-Effect"
 
 
 @dataclass(frozen=True)
@@ -27,14 +24,6 @@ class EffectContext:
     job_id: UUID
     claim: ClaimToken
     effect_key: str
-
-
-def format_claim(claim: ClaimToken) -> str:
-    return f"{claim.queue_job_id}:{claim.queue_manager_id}:{claim.claimed_at.isoformat()}"
-
-
-def effect_headers(job_id: UUID, claim: ClaimToken, effect_key: str) -> dict[str, str]:
-    return {JOB_HEADER: str(job_id), CLAIM_HEADER: format_claim(claim), EFFECT_HEADER: effect_key}
 
 
 def _parse(job: str, claim: str, effect: str) -> EffectContext:

@@ -8,15 +8,18 @@ from typing import Any, TypeVar
 
 import asyncpg
 import msgspec
+from genji_queue.effect_actions import effect_action_check
 from genji_queue.errors import (
     EffectFingerprintMismatchError,
+    EffectNotAllowedError,
     JobNotFoundError,
     StaleClaimError,
 )
 from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 
 from genji_api.effects.context import EffectContext
-from genji_api.errors import ConflictError, NotFoundError
+from genji_api.effects.rules import EffectRule
+from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 
 R = TypeVar("R", bound=msgspec.Struct)
 
@@ -25,21 +28,40 @@ def fingerprint(request: msgspec.Struct) -> str:
     return hashlib.sha256(msgspec.json.encode(request)).hexdigest()
 
 
+async def check_action(conn: asyncpg.Connection, effect: EffectContext, rule: EffectRule) -> str:
+    """The job's event name, once it is known to be allowed to request this effect."""
+    try:
+        return await effect_action_check(
+            conn, effect.job_id, effect.effect_key, rule.allowed_events(effect.effect_key)
+        )
+    except JobNotFoundError:
+        raise NotFoundError("Job not found.") from None
+    except EffectNotAllowedError:
+        raise BadRequestError(
+            f"Effect {effect.effect_key!r} may not be requested by job {effect.job_id}."
+        ) from None
+
+
 async def once(
     conn: asyncpg.Connection,
     effect: EffectContext | None,
     request: msgspec.Struct,
     result_type: type[R],
     perform: Callable[[], Awaitable[R]],
+    *,
+    rule: EffectRule,
 ) -> R:
     """Run `perform` unless this job's effect already ran; then return its recorded result.
 
-    Without an effect context (an ordinary client) `perform` simply runs. With one, the
-    receipt, the mutation and its result commit together; a concurrent duplicate waits and then
-    reads the result, and a handler whose claim is no longer active cannot start the effect.
+    Without an effect context (an ordinary client) `perform` simply runs. With one, the job's
+    event must be allowed to request the effect (`rule`); the receipt, the mutation and its
+    result commit together; a concurrent duplicate waits and then reads the result, and a
+    handler whose claim is no longer active can read a recorded result but cannot start the
+    effect.
     """
     if effect is None:
         return await perform()
+    await check_action(conn, effect, rule)
     try:
         receipt = await effect_receipt_begin(
             conn, effect.claim, effect.job_id, effect.effect_key, fingerprint(request)

@@ -10,6 +10,7 @@ from genji_sdk.payloads import MapEditCreatedEvent, MapEditResolvedEvent
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
+from genji_api.effects.rules import rule
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.map_edits import changes
@@ -28,6 +29,9 @@ from genji_api.newsfeed.entries import create_newsfeed
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.queue.enqueue import enqueue_job
 from genji_api.users.repository import lock_user
+
+# The effects handlers request here, and the jobs that may request each.
+MAP_EDIT_MESSAGE_EFFECTS = rule(message=["api.map_edit.created"])
 
 PENDING_CONFLICT = "There is already a pending edit request for this map."
 ALREADY_RESOLVED = "This edit request has already been resolved."
@@ -207,7 +211,9 @@ async def set_message(
             return _response(row)
 
         fingerprinted = _MessageEffect(edit_request_id=edit_id, message_id=request.message_id)
-        return await once(conn, effect, fingerprinted, MapEditResponse, perform)
+        return await once(
+            conn, effect, fingerprinted, MapEditResponse, perform, rule=MAP_EDIT_MESSAGE_EFFECTS
+        )
 
     return await database.transaction(work)
 

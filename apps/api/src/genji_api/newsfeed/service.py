@@ -8,11 +8,17 @@ from genji_sdk.newsfeed import NewsfeedPayload
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
+from genji_api.effects.rules import rule
 from genji_api.errors import NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.newsfeed import repository
 from genji_api.newsfeed.entries import create_newsfeed
 from genji_api.newsfeed.models import NewsfeedCreatedResponse, NewsfeedEntryResponse
+
+# The effects handlers request here, and the jobs that may request each.
+NEWSFEED_EFFECTS = rule(
+    newsfeed=["api.completion.verification", "api.playtest.approve", "api.playtest.force_accept"]
+)
 
 
 async def create_entry(
@@ -30,7 +36,9 @@ async def create_entry(
             created = await create_newsfeed(conn, entry, trace=trace)
             return NewsfeedCreatedResponse(newsfeed_id=created.newsfeed_id, job_status=created.job)
 
-        return await once(conn, effect, entry, NewsfeedCreatedResponse, perform)
+        return await once(
+            conn, effect, entry, NewsfeedCreatedResponse, perform, rule=NEWSFEED_EFFECTS
+        )
 
     return await database.transaction(work)
 

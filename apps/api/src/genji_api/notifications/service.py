@@ -7,10 +7,23 @@ import asyncpg
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
+from genji_api.effects.rules import rule
 from genji_api.http.tracing import Trace
 from genji_api.notifications.dispatch import create_and_dispatch
 from genji_api.notifications.models import NotificationCreatedResponse, NotificationEventRequest
 from genji_api.users.repository import lock_user
+
+# The effects handlers request here, and the jobs that may request each.
+NOTIFICATION_EFFECTS = rule(
+    notification=[
+        "api.completion.verification",
+        "api.playtest.approve",
+        "api.playtest.force_accept",
+        "api.playtest.force_deny",
+        "api.playtest.reset",
+        "api.xp.grant",
+    ]
+)
 
 
 async def create_event(
@@ -35,6 +48,8 @@ async def create_event(
             )
             return NotificationCreatedResponse(id=created.event_id, job_status=created.job)
 
-        return await once(conn, effect, request, NotificationCreatedResponse, perform)
+        return await once(
+            conn, effect, request, NotificationCreatedResponse, perform, rule=NOTIFICATION_EFFECTS
+        )
 
     return await database.transaction(work)

@@ -9,11 +9,17 @@ import asyncpg
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
+from genji_api.effects.rules import rule
 from genji_api.errors import BadRequestError
 from genji_api.http.tracing import Trace
 from genji_api.users.repository import lock_user
 from genji_api.xp.grants import grant_xp
 from genji_api.xp.models import XpGrantRequest, XpGrantResponse
+
+# The effects handlers request here, and the jobs that may request each.
+XP_EFFECTS = rule(
+    xp=["api.completion.verification", "api.playtest.approve", "api.playtest.force_accept"]
+)
 
 
 def request_grant_key(effect: EffectContext | None) -> str:
@@ -54,6 +60,6 @@ async def grant(
                 job_status=granted.job,
             )
 
-        return await once(conn, effect, request, XpGrantResponse, perform)
+        return await once(conn, effect, request, XpGrantResponse, perform, rule=XP_EFFECTS)
 
     return await database.transaction(work)

@@ -1,0 +1,62 @@
+"""Bodies of the effect binding endpoints (the bot's Discord sends)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from genji_api.http.types import RequestBody, ResponseBody
+
+Destination = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+DiscordId = Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
+Fingerprint = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+MirrorKind = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+
+
+class SendBegin(RequestBody, frozen=True):
+    destination: Destination
+    fingerprint: Fingerprint
+    """A digest of the rendered message, compared with the destination's history on replay."""
+
+
+class Mirror(RequestBody, frozen=True):
+    """A domain column that must hold the sent id, written with the binding."""
+
+    kind: MirrorKind
+    entity_id: Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
+
+
+class SendComplete(RequestBody, frozen=True):
+    destination: Destination
+    channel_id: DiscordId | None = None
+    message_id: DiscordId | None = None
+    thread_id: DiscordId | None = None
+    mirror: Mirror | None = None
+
+
+class SendSettle(RequestBody, frozen=True):
+    destination: Destination
+    state: Literal["skipped", "failed", "uncertain"]
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+
+
+class SendRelease(RequestBody, frozen=True):
+    destination: Destination
+
+
+class SendState(ResponseBody, frozen=True):
+    state: Literal["intended", "uncertain", "completed", "skipped", "failed"]
+    fresh: bool
+    """True when this request recorded the intent: the caller sends now."""
+    channel_id: int | None
+    message_id: int | None
+    thread_id: int | None
+    fingerprint: str | None
+    created_at: datetime
+    detail: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class SendReleased(ResponseBody, frozen=True):
+    released: bool

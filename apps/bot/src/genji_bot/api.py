@@ -1,0 +1,156 @@
+"""The bot's one way into the domain: the API, with one key, carrying each job's context.
+
+`ApiClient` is shared by the process; `JobApi` binds it to one execution of one job, so every
+mutation it makes as an effect carries the job, its claim and the effect key, and the API can
+return a recorded result on replay or refuse a stale owner.
+
+Failures become the worker's failure classes: an unreachable or overloaded API
+(DependencyUnavailable), 429 (RateLimited), a refused key (ConfigurationFailure), a lost claim
+(OwnershipLost); anything else is an `ApiError` and an ordinary handler failure.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import httpx
+import msgspec
+from genji_sdk import JobContext
+from genji_sdk.effect_headers import effect_headers
+from genji_sdk.failures import (
+    ConfigurationFailure,
+    DependencyUnavailable,
+    OwnershipLost,
+    RateLimited,
+)
+
+from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints
+
+T = TypeVar("T")
+
+LOST_CLAIM = "The job's claim is no longer active."
+_UNAVAILABLE = frozenset({502, 503, 504})
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"API answered {status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class ApiNotFound(ApiError):
+    """404: the entity does not exist."""
+
+
+class ApiConflict(ApiError):
+    """409: the domain refused the change as it stands (not a lost claim)."""
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return response.text[:200]
+    if isinstance(body, dict) and isinstance(body.get("error"), str):
+        error: str = body["error"]
+        return error
+    return str(body)[:200]
+
+
+def _raise_for(response: httpx.Response) -> None:
+    status = response.status_code
+    if status < 400:
+        return
+    message = _message(response)
+    if status == 409 and message == LOST_CLAIM:
+        raise OwnershipLost(message)
+    if status in (401, 403):
+        raise ConfigurationFailure(f"the API refused the bot's key ({status}: {message})")
+    if status == 429:
+        retry_after = float(response.headers.get("retry-after", "1") or 1)
+        raise RateLimited(retry_after, "API")
+    if status in _UNAVAILABLE:
+        raise DependencyUnavailable("api", f"{status}", None)
+    if status == 404:
+        raise ApiNotFound(status, message)
+    if status == 409:
+        raise ApiConflict(status, message)
+    raise ApiError(status, message)
+
+
+class ApiClient:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 10.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.AsyncClient(
+            base_url=base_url.rstrip("/") + "/api/v3",
+            headers={"X-API-KEY": api_key},
+            timeout=timeout,
+            transport=transport,
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        try:
+            response = await self._http.request(
+                method, path, json=json, params=params, headers=headers
+            )
+        except httpx.TransportError as error:
+            raise DependencyUnavailable("api", type(error).__name__) from error
+        _raise_for(response)
+        if not response.content:
+            return None
+        return response.json()
+
+    async def get(self, path: str, *, params: dict[str, Any] | None = None) -> Any:
+        return await self.request("GET", path, params=params)
+
+    def for_job(self, context: JobContext, checkpoints: Checkpoints | None = None) -> JobApi:
+        return JobApi(self, context, checkpoints or NoCheckpoints())
+
+
+class JobApi:
+    """The API as one execution of one job sees it."""
+
+    def __init__(self, client: ApiClient, context: JobContext, checkpoints: Checkpoints) -> None:
+        self.client = client
+        self.context = context
+        self.checkpoints = checkpoints
+
+    async def get(
+        self, path: str, type: type[T] | None = None, *, params: dict[str, Any] | None = None
+    ) -> Any:
+        body = await self.client.get(path, params=params)
+        return body if type is None else msgspec.convert(body, type)
+
+    def headers(self, effect: str) -> dict[str, str]:
+        return effect_headers(self.context.job_id, self.context.claim, effect)
+
+    async def effect(
+        self, method: str, path: str, effect: str, *, json: Any = None, type: type[T] | None = None
+    ) -> Any:
+        """A mutation performed once per (job, effect): a replay returns the recorded result."""
+        await self.checkpoints.reached(self.context, effect, "before")
+        body = await self.client.request(method, path, json=json, headers=self.headers(effect))
+        await self.checkpoints.reached(self.context, effect, "after")
+        return body if type is None else msgspec.convert(body, type)
+
+    async def plain(self, method: str, path: str, *, json: Any = None) -> Any:
+        """A request that needs no receipt (reads with side conditions, idempotent sets)."""
+        return await self.client.request(method, path, json=json)

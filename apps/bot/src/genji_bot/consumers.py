@@ -1,0 +1,108 @@
+"""`@queue_consumer(event)`: how a feature module declares the handler of one bot entrypoint.
+
+A consumer is `async def handle(payload: <the event's payload type>, job: JobRun) -> None`.
+`JobRun` is what one execution of one job may use: its context, the API bound to it, the Discord
+port, the settings, and the checkpoints around effects. `bot_handlers` turns the registered
+consumers into the worker's handlers and refuses to start unless every bot entrypoint has
+exactly one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import msgspec
+from genji_sdk import REGISTRY, DuplicateRegistrationError, EventRegistry, JobContext
+from genji_worker.executor import Handler
+
+from genji_bot.api import ApiClient, JobApi
+from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints, Stage
+from genji_bot.effects.port import DiscordPort, Outgoing, Sent, Target
+from genji_bot.effects.sends import Mirror, send_once, skip_send
+from genji_bot.settings import BotSettings
+
+P = TypeVar("P", bound=msgspec.Struct)
+
+
+@dataclass(frozen=True)
+class BotServices:
+    """What the process shares between executions."""
+
+    api: ApiClient
+    port: DiscordPort
+    settings: BotSettings
+    checkpoints: Checkpoints = field(default_factory=NoCheckpoints)
+
+
+@dataclass(frozen=True)
+class JobRun:
+    context: JobContext
+    api: JobApi
+    port: DiscordPort
+    settings: BotSettings
+    checkpoints: Checkpoints
+
+    async def send(
+        self, effect: str, target: Target, message: Outgoing, *, mirror: Mirror | None = None
+    ) -> Sent | None:
+        """A replay-safe send (genji_bot.effects.sends.send_once)."""
+        return await send_once(
+            self.api, self.port, self.checkpoints, effect, target, message, mirror=mirror
+        )
+
+    async def skip(self, effect: str, target: Target, reason: str) -> None:
+        await skip_send(self.api, effect, target, reason)
+
+    async def step(self, effect: str, stage: Stage = "before") -> None:
+        """Mark a boundary of an effect that is neither an API mutation nor a send (an edit,
+        a delete, a role change), so observers see every effect of the workflow."""
+        await self.checkpoints.reached(self.context, effect, stage)
+
+
+Consumer = Callable[[Any, JobRun], Awaitable[None]]
+CONSUMERS: dict[str, Consumer] = {}
+
+
+def queue_consumer(event_name: str) -> Callable[[Consumer], Consumer]:
+    spec = REGISTRY.get(event_name)
+    if spec.owner != "bot":
+        raise ValueError(f"{event_name} is owned by the {spec.owner} worker, not the bot")
+
+    def register(function: Consumer) -> Consumer:
+        if event_name in CONSUMERS:
+            raise DuplicateRegistrationError(f"{event_name} has two consumers")
+        CONSUMERS[event_name] = function
+        return function
+
+    return register
+
+
+def bot_handlers(
+    services: BotServices,
+    consumers: dict[str, Consumer] | None = None,
+    registry: EventRegistry = REGISTRY,
+) -> dict[str, Handler]:
+    """One worker handler per bot entrypoint, from the loaded feature modules."""
+    if consumers is None:
+        from genji_bot.features import load_features
+
+        load_features()
+        consumers = CONSUMERS
+    registry.verify_handlers("bot", consumers)
+
+    def handler(consumer: Consumer) -> Handler:
+        async def handle(payload: msgspec.Struct, context: JobContext) -> None:
+            run = JobRun(
+                context=context,
+                api=services.api.for_job(context, services.checkpoints),
+                port=services.port,
+                settings=services.settings,
+                checkpoints=services.checkpoints,
+            )
+            await consumer(payload, run)
+
+        return handle
+
+    return {name: handler(consumer) for name, consumer in consumers.items()}

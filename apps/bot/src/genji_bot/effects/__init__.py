@@ -1,0 +1,1 @@
+"""What the bot does outside the database: the Discord port, replay-safe sends, checkpoints."""

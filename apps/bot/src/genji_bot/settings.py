@@ -1,0 +1,71 @@
+"""The bot's settings, from the environment.
+
+GENJI_API_URL and GENJI_API_KEY say how to reach the API (the key needs the bot's scopes);
+DISCORD_TOKEN and DISCORD_GUILD_ID the Discord side. Channel ids have one variable each; the
+defaults are placeholders for local runs against the recorder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+# The operator who receives queue failure alerts unless configured otherwise.
+DEFAULT_ALERT_RECIPIENT = 141372217677053952
+
+
+@dataclass(frozen=True)
+class Channels:
+    verification_queue: int = 1_000_000_000_000_000_001
+    completions: int = 1_000_000_000_000_000_002
+    upvotes: int = 1_000_000_000_000_000_003
+    newsfeed: int = 1_000_000_000_000_000_004
+    xp: int = 1_000_000_000_000_000_005
+    playtest_forum: int = 1_000_000_000_000_000_006
+    tournament_announcements: int = 1_000_000_000_000_000_007
+    job_alerts: int = 1_000_000_000_000_000_008
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    api_url: str
+    api_key: str
+    discord_token: str | None = None
+    guild_id: int = 1_000_000_000_000_000_000
+    bot_user_id: int = 10**18
+    alert_recipient_id: int = DEFAULT_ALERT_RECIPIENT
+    channels: Channels = field(default_factory=Channels)
+    api_timeout_seconds: float = 10.0
+
+
+def _channels(environ: Mapping[str, str]) -> Channels:
+    values = {}
+    for item in fields(Channels):
+        raw = environ.get(f"{item.name.upper()}_CHANNEL_ID")
+        if raw:
+            values[item.name] = int(raw)
+    return Channels(**values)
+
+
+def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSettings:
+    key = environ.get("GENJI_API_KEY")
+    if not key:
+        raise SystemExit("GENJI_API_KEY must hold the bot's API key")
+    optional = {
+        name: int(environ[variable])
+        for name, variable in (
+            ("guild_id", "DISCORD_GUILD_ID"),
+            ("bot_user_id", "BOT_USER_ID"),
+            ("alert_recipient_id", "JOB_ALERT_RECIPIENT_ID"),
+        )
+        if environ.get(variable)
+    }
+    return BotSettings(
+        api_url=environ.get("GENJI_API_URL", "http://127.0.0.1:8000"),
+        api_key=key,
+        discord_token=environ.get("DISCORD_TOKEN") or None,
+        channels=_channels(environ),
+        api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
+        **optional,
+    )

@@ -1,0 +1,41 @@
+"""`python -m genji_devstack.recorded_bot`: the bot's queue worker with the recorder for Discord.
+
+The real consumers, API client and supervisor; Discord effects go to the recorder directory
+(GENJI_RECORDER_DIR). Used by tests and by `just up` when no bot token is configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+from genji_bot.api import ApiClient
+from genji_bot.consumers import BotServices
+from genji_bot.settings import bot_settings_from_env
+from genji_bot.worker import run_bot_worker
+
+from genji_devstack.recorder_port import RecorderPort
+
+
+def main() -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("pgqueuer").setLevel(logging.WARNING)
+    settings = bot_settings_from_env()
+    port = RecorderPort(os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects"))
+
+    async def run() -> None:
+        api = ApiClient(settings.api_url, settings.api_key, timeout=settings.api_timeout_seconds)
+        await run_bot_worker(BotServices(api=api, port=port, settings=settings, checkpoints=port))
+
+    try:
+        asyncio.run(run())
+    except Exception:
+        logging.getLogger("genji.queue").exception("bot queue worker died")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

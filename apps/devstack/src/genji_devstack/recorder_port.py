@@ -1,0 +1,327 @@
+"""The Discord port and checkpoints of the bot, recorded on disk instead of sent to Discord.
+
+Runs inside the bot process for tests and for local runs without a bot token. Every boundary of
+every effect is appended (and fsynced) to the recorder's effects.jsonl (genji_worker.recorder's
+format: `start` before, `done` after), and every Discord operation to discord.jsonl with the ids
+it returned, so the evidence survives SIGKILL of the bot.
+
+Steering, through the recorder's commands.json, by "<event or *>:<effect>[@pid]" (an effect key,
+or its name before the first ':' ):
+- at a boundary: complete (default), fail, fail:N (the first N attempts), hang, crash (SIGKILL
+  before the effect), crash-after (SIGKILL once it is done), outage;
+- on a send: lose-reply / lose-reply:N (the message is delivered, then the reply is lost),
+  crash-mid (delivered, then SIGKILL before the id is recorded), forbidden (refused for good),
+  not-sent (never reached Discord).
+Guild members: members.json, {"absent": [user ids]}; everyone else is a member.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import itertools
+import json
+import os
+import signal
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from genji_bot.effects.checkpoints import Stage
+from genji_bot.effects.port import (
+    Channel,
+    DirectMessage,
+    Forbidden,
+    Forward,
+    NewForumThread,
+    NotFound,
+    NotSent,
+    Outgoing,
+    Seen,
+    Sent,
+    Target,
+    destination_of,
+)
+from genji_sdk import JobContext
+from genji_sdk.failures import DependencyUnavailable
+from genji_worker.recorder import EffectFailed, EffectRecorder
+
+DISCORD = "discord.jsonl"
+MEMBERS = "members.json"
+
+_current: contextvars.ContextVar[tuple[JobContext, str] | None] = contextvars.ContextVar(
+    "recorded_effect", default=None
+)
+_ids = itertools.count()
+
+
+class ReplyLost(ConnectionResetError):
+    """The request reached Discord; its reply did not reach the bot."""
+
+
+def _new_id() -> int:
+    # Unique across processes: microseconds, pid, and a per-process counter.
+    return (time.time_ns() // 1000) * 10_000 + (os.getpid() % 100) * 100 + next(_ids) % 100
+
+
+class RecorderPort:
+    def __init__(self, directory: Path | str) -> None:
+        self.recorder = EffectRecorder(directory)
+        self.directory = self.recorder.directory
+
+    # -- checkpoints ---------------------------------------------------------------------
+    async def reached(self, context: JobContext, effect: str, stage: Stage) -> None:
+        _current.set((context, effect))
+        entry = self._entry(context, effect)
+        if stage == "after":
+            self.recorder._append({**entry, "stage": "done"})
+            if self._action(context, effect) == "crash-after":
+                os.kill(os.getpid(), signal.SIGKILL)
+            return
+        self.recorder._append({**entry, "stage": "start"})
+        action = self._action(context, effect)
+        try:
+            while action == "hang":
+                await asyncio.sleep(0.05)
+                action = self._action(context, effect)
+        except asyncio.CancelledError:
+            self.recorder._append({**entry, "stage": "cancelled"})
+            raise
+        if action == "fail" or (action.startswith("fail:") and context.attempt <= int(action[5:])):
+            self.recorder._append({**entry, "stage": "failed"})
+            raise EffectFailed(f"{effect} failed on command")
+        if action == "crash":
+            self.recorder._append({**entry, "stage": "crash"})
+            os.kill(os.getpid(), signal.SIGKILL)
+        if action == "outage":
+            self.recorder._append({**entry, "stage": "outage"})
+            raise DependencyUnavailable("discord", "recorder outage")
+
+    def _action(self, context: JobContext, effect: str) -> str:
+        commands = self.recorder.commands()
+        pid = os.getpid()
+        name = effect.split(":", 1)[0]
+        for key in (effect, name):
+            for candidate in (
+                f"{context.event_name}:{key}@{pid}",
+                f"*:{key}@{pid}",
+                f"{context.event_name}:{key}",
+                f"*:{key}",
+            ):
+                if candidate in commands:
+                    return commands[candidate]
+        return "complete"
+
+    @staticmethod
+    def _entry(context: JobContext, effect: str) -> dict[str, Any]:
+        return {
+            "job_id": str(context.job_id),
+            "event": context.event_name,
+            "effect": effect,
+            "attempt": context.attempt,
+            "pid": os.getpid(),
+            "manager": str(context.claim.queue_manager_id),
+            "claimed_at": context.claim.claimed_at.isoformat(),
+        }
+
+    # -- the world as recorded -----------------------------------------------------------
+    def _log(self, entry: dict[str, Any]) -> None:
+        line = json.dumps(entry) + "\n"
+        fd = os.open(self.directory / DISCORD, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def operations(self, op: str | None = None) -> list[dict[str, Any]]:
+        try:
+            lines = (self.directory / DISCORD).read_text().splitlines()
+        except FileNotFoundError:
+            return []
+        entries = [json.loads(line) for line in lines if line.strip()]
+        return [e for e in entries if op is None or e["op"] == op]
+
+    def sends(
+        self,
+        *,
+        destination: str | None = None,
+        effect: str | None = None,
+        job_id: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Every message delivered (including ones whose reply was lost)."""
+        return [
+            e
+            for e in self.operations("send")
+            if (destination is None or e["destination"] == destination)
+            and (effect is None or e["effect"] == effect)
+            and (job_id is None or e["job_id"] == job_id)
+        ]
+
+    def messages(self) -> dict[int, dict[str, Any]]:
+        """Messages that exist now, by message id, with their latest content."""
+        current: dict[int, dict[str, Any]] = {}
+        for entry in self.operations():
+            if entry["op"] == "send":
+                current[entry["message_id"]] = entry
+            elif entry["op"] == "edit" and entry["message_id"] in current:
+                current[entry["message_id"]] = {
+                    **current[entry["message_id"]],
+                    **entry,
+                    "op": "send",
+                }
+            elif entry["op"] == "delete":
+                current.pop(entry["message_id"], None)
+        return current
+
+    def set_absent_members(self, user_ids: list[int]) -> None:
+        (self.directory / MEMBERS).write_text(json.dumps({"absent": user_ids}))
+
+    def _absent(self) -> set[int]:
+        try:
+            return set(json.loads((self.directory / MEMBERS).read_text()).get("absent", []))
+        except FileNotFoundError:
+            return set()
+
+    def roles_of(self, user_id: int) -> frozenset[int]:
+        roles: set[int] = set()
+        for entry in self.operations("roles"):
+            if entry["user_id"] == user_id:
+                roles |= set(entry["add"])
+                roles -= set(entry["remove"])
+        return frozenset(roles)
+
+    def command(self, target: str, action: str, pid: int | None = None) -> None:
+        self.recorder.command(target, action, pid)
+
+    # -- DiscordPort -----------------------------------------------------------------------
+    def _who(self) -> dict[str, Any]:
+        current = _current.get()
+        if current is None:
+            return {"job_id": None, "event": None, "effect": None, "attempt": None}
+        context, effect = current
+        return {
+            "job_id": str(context.job_id),
+            "event": context.event_name,
+            "effect": effect,
+            "attempt": context.attempt,
+        }
+
+    async def send(self, target: Target, message: Outgoing) -> Sent:
+        current = _current.get()
+        action = self._action(*current) if current else "complete"
+        if action == "forbidden":
+            raise Forbidden(f"{destination_of(target)} refuses messages")
+        if action == "not-sent":
+            raise NotSent("connection refused")
+        if isinstance(target, DirectMessage) and target.user_id in self._absent():
+            raise Forbidden(f"user {target.user_id} cannot be messaged")
+        message_id = _new_id()
+        if isinstance(target, NewForumThread):
+            sent = Sent(channel_id=message_id, message_id=message_id, thread_id=message_id)
+        elif isinstance(target, DirectMessage):
+            sent = Sent(channel_id=target.user_id, message_id=message_id)
+        else:
+            sent = Sent(channel_id=target.channel_id, message_id=message_id)
+        self._log(
+            {
+                "op": "send",
+                **self._who(),
+                "pid": os.getpid(),
+                "destination": destination_of(target),
+                "target": msgspec.to_builtins(target),
+                "channel_id": sent.channel_id,
+                "message_id": sent.message_id,
+                "thread_id": sent.thread_id,
+                "fingerprint": message.fingerprint(),
+                "message": msgspec.to_builtins(message),
+                "created_at": datetime.now(UTC).isoformat(),
+            }
+        )
+        if action == "crash-mid":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if action == "lose-reply" or (
+            action.startswith("lose-reply:")
+            and current is not None
+            and current[0].attempt <= int(action.split(":")[1])
+        ):
+            raise ReplyLost("the reply to the send was lost")
+        return sent
+
+    async def recent(self, target: Target, since: datetime) -> list[Seen]:
+        destination = destination_of(target)
+        seen = [
+            Seen(
+                sent=Sent(e["channel_id"], e["message_id"], e["thread_id"]),
+                fingerprint=e["fingerprint"],
+                created_at=datetime.fromisoformat(e["created_at"]),
+            )
+            for e in self.messages().values()
+            if e["destination"] == destination and datetime.fromisoformat(e["created_at"]) >= since
+        ]
+        return sorted(seen, key=lambda item: item.created_at, reverse=True)[:50]
+
+    async def edit(self, channel_id: int, message_id: int, message: Outgoing) -> None:
+        if message_id not in self.messages():
+            raise NotFound(f"message {message_id} does not exist")
+        self._log(
+            {
+                "op": "edit",
+                **self._who(),
+                "channel_id": channel_id,
+                "message_id": message_id,
+                "fingerprint": message.fingerprint(),
+                "message": msgspec.to_builtins(message),
+            }
+        )
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        if message_id in self.messages():
+            self._log(
+                {"op": "delete", **self._who(), "channel_id": channel_id, "message_id": message_id}
+            )
+
+    async def update_thread(
+        self,
+        thread_id: int,
+        *,
+        archived: bool | None = None,
+        locked: bool | None = None,
+        tags: tuple[str, ...] | None = None,
+    ) -> None:
+        self._log(
+            {
+                "op": "thread",
+                **self._who(),
+                "thread_id": thread_id,
+                "archived": archived,
+                "locked": locked,
+                "tags": list(tags) if tags is not None else None,
+            }
+        )
+
+    async def member_roles(self, user_id: int) -> frozenset[int] | None:
+        if user_id in self._absent():
+            return None
+        return self.roles_of(user_id)
+
+    async def set_member_roles(
+        self, user_id: int, *, add: frozenset[int], remove: frozenset[int]
+    ) -> bool:
+        if user_id in self._absent():
+            return False
+        self._log(
+            {
+                "op": "roles",
+                **self._who(),
+                "user_id": user_id,
+                "add": sorted(add),
+                "remove": sorted(remove),
+            }
+        )
+        return True
+
+
+__all__ = ("Channel", "Forward", "RecorderPort", "ReplyLost")

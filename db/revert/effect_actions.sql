@@ -1,0 +1,1 @@
+DROP FUNCTION effect_action_check(uuid, text, text[]);

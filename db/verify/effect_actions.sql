@@ -1,0 +1,1 @@
+SELECT 'effect_action_check(uuid, text, text[])'::regprocedure;
