@@ -1,0 +1,1 @@
+"""Queue consumers of the completions feature."""

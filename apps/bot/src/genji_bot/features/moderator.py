@@ -1,0 +1,1 @@
+"""Queue consumers of the moderator feature."""

@@ -1,0 +1,55 @@
+"""Fixtures of the bot suite: the API served on the test database, the recorder, the bot's key."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from genji_api.settings import ApiSettings
+from genji_bot.settings import BotSettings
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "api"))
+
+from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
+from genji_api.auth.tokens import issue_token
+from genji_devstack.recorder_port import RecorderPort
+from served_api import served_api
+from testdb import Connect, Database
+
+
+@pytest.fixture
+def served(db: Database) -> Iterator[str]:
+    settings = ApiSettings(
+        database_url=db.dsn, pool_max_size=6, bot_user_id=BOT_USER_ID, run_worker=True
+    )
+    with served_api(settings) as url:
+        yield url
+
+
+@pytest.fixture
+async def stack(
+    db: Database, connect: Connect, served: str, tmp_path: Path
+) -> AsyncIterator[BotStack]:
+    owner = await connect("owner")
+    await owner.execute(
+        "INSERT INTO core.users (id, nickname) VALUES ($1, 'Genji Shimada') "
+        "ON CONFLICT (id) DO NOTHING",
+        BOT_USER_ID,
+    )
+    superuser = await issue_token(owner, "superuser", superuser=True, scopes=frozenset())
+    bot_key = await issue_bot_key(owner)
+    async with httpx.AsyncClient(
+        base_url=served + "/api/v3", headers={"X-API-KEY": superuser}, timeout=30
+    ) as http:
+        yield BotStack(
+            url=served,
+            http=http,
+            owner=owner,
+            recorder=RecorderPort(tmp_path / "effects"),
+            bot_key=bot_key,
+            worker_dsn=db.worker_dsn,
+            settings=BotSettings(api_url=served, api_key=bot_key, bot_user_id=BOT_USER_ID),
+        )
