@@ -17,6 +17,7 @@ from genji_queue.errors import EffectFingerprintMismatchError, JobNotFoundError,
 from genji_sdk import REGISTRY
 
 from genji_api.database import Database
+from genji_api.effects import mirror_registry  # noqa: F401  (registers the mirrors)
 from genji_api.effects.context import EffectContext
 from genji_api.effects.mirrors import MIRRORS, SentIds
 from genji_api.effects.models import SendBegin, SendComplete, SendReleased, SendSettle, SendState

@@ -1,0 +1,9 @@
+"""Every domain column that mirrors a send, registered with the events that may write it."""
+
+from __future__ import annotations
+
+from genji_api.effects.mirrors import register_mirror
+
+__all__ = ("register_mirror",)
+
+# One register_mirror(kind, events, writer) line per mirror, writers from their feature.
