@@ -54,6 +54,8 @@ def _message(response: httpx.Response) -> str:
         return response.text[:200]
     if isinstance(body, dict) and isinstance(body.get("error"), str):
         error: str = body["error"]
+        if body.get("extra"):
+            error += f" ({str(body['extra'])[:300]})"
         return error
     return str(body)[:200]
 

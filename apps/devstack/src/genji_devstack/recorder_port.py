@@ -62,8 +62,9 @@ class ReplyLost(ConnectionResetError):
 
 
 def _new_id() -> int:
-    # Unique across processes: microseconds, pid, and a per-process counter.
-    return (time.time_ns() // 1000) * 10_000 + (os.getpid() % 100) * 100 + next(_ids) % 100
+    # Snowflake-sized (10**18 <= id < 2**63) and unique across processes: microseconds, then
+    # the pid and a per-process counter.
+    return (time.time_ns() // 1000) * 1000 + (os.getpid() % 10) * 100 + next(_ids) % 100
 
 
 class RecorderPort:
