@@ -134,21 +134,37 @@ async def send_once(
     EffectUncertain when an earlier attempt may have sent it and no evidence settles it.
     """
     destination = destination_of(target)
+    # Before the intent: a failure or a crash here means the send never began.
+    await checkpoints.reached(api.context, effect, "before")
     state = await _binding(
         api, "", effect, {"destination": destination, "fingerprint": message.fingerprint()}
     )
-    if state.state == "completed":
-        return _sent(state)
     if state.state == "skipped":
+        await checkpoints.reached(api.context, effect, "after")
         return None
     if state.state == "failed":
         raise Forbidden(f"{destination} refused effect {effect!r} earlier")
-    if not state.fresh:
+    if state.state == "completed":
+        sent = _sent(state)
+    elif not state.fresh:
         sent = await _reconcile(api, port, effect, target, state)
         await _complete(api, effect, destination, sent, mirror)
-        return sent
+    else:
+        sent = await _send_fresh(api, port, effect, target, message, mirror)
+    await checkpoints.reached(api.context, effect, "after")
+    return sent
 
-    await checkpoints.reached(api.context, effect, "before")
+
+async def _send_fresh(
+    api: JobApi,
+    port: DiscordPort,
+    effect: str,
+    target: Target,
+    message: Outgoing,
+    mirror: Mirror | None,
+) -> Sent:
+    """Send under the intent this execution just recorded, then record the ids."""
+    destination = destination_of(target)
     try:
         sent = await port.send(target, message)
     except Forbidden as error:
@@ -169,7 +185,6 @@ async def send_once(
             api, effect, destination, "sent, reply lost", type(error).__name__
         ) from error
     await _complete(api, effect, destination, sent, mirror)
-    await checkpoints.reached(api.context, effect, "after")
     return sent
 
 
