@@ -308,7 +308,8 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no job %', p_job_id USING ERRCODE = 'GJ404';
     END IF;
-    IF NOT v_event = ANY (p_allowed_events) THEN
+    -- coalesce: a NULL among the allowed events must not let every event through.
+    IF NOT coalesce(v_event = ANY (p_allowed_events), false) THEN
         RAISE EXCEPTION 'effect % may not be requested by a % job', quote_literal(p_effect_key),
             v_event USING ERRCODE = 'GJ007';
     END IF;
@@ -368,7 +369,9 @@ BEGIN
     PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
     INSERT INTO effect_bindings AS b (job_id, effect_key, destination, detail)
     VALUES (p_job_id, p_effect_key, p_destination,
-            jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended'))
+            jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended',
+                               'intended_by', jsonb_build_object(
+                                   'manager', p_manager, 'claimed_at', p_claimed_at)))
     ON CONFLICT DO NOTHING
     RETURNING b.* INTO v_row;
     IF FOUND THEN
@@ -428,7 +431,8 @@ BEGIN
             p_job_id, p_destination USING ERRCODE = 'GJ404';
     END IF;
     IF v_row.state = 'completed' THEN
-        IF v_row.message_id IS NOT DISTINCT FROM p_message_id
+        IF v_row.channel_id IS NOT DISTINCT FROM p_channel_id
+           AND v_row.message_id IS NOT DISTINCT FROM p_message_id
            AND v_row.thread_id IS NOT DISTINCT FROM p_thread_id THEN
             RETURN v_row;
         END IF;
@@ -451,6 +455,19 @@ $$;
 
 
 --
+-- Name: effect_binding_intended_by(jsonb, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.effect_binding_intended_by(p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce((p_detail #>> '{intended_by,manager}')::uuid = p_manager
+        AND (p_detail #>> '{intended_by,claimed_at}')::timestamptz = p_claimed_at, false)
+$$;
+
+
+--
 -- Name: effect_binding_release(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -462,7 +479,8 @@ BEGIN
     PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
     DELETE FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
-      AND b.state = 'intended';
+      AND b.state = 'intended'
+      AND effect_binding_intended_by(b.detail, p_manager, p_claimed_at);
     RETURN FOUND;
 END
 $$;
@@ -493,9 +511,17 @@ BEGIN
     IF FOUND AND v_row.state = p_state THEN
         RETURN v_row;
     END IF;
-    IF FOUND AND v_row.state NOT IN ('intended', 'uncertain') THEN
-        RAISE EXCEPTION 'effect % of job % to % is already %', quote_literal(p_effect_key),
-            p_job_id, p_destination, v_row.state USING ERRCODE = 'GJ006';
+    -- skipped: nothing was begun; failed: refused when this execution sent; uncertain: any
+    -- intent. Declaring someone else's intent not sent needs evidence, which only a
+    -- reconciliation has.
+    IF FOUND AND NOT (
+        (p_state = 'uncertain' AND v_row.state = 'intended')
+        OR (p_state = 'failed' AND v_row.state = 'intended'
+            AND effect_binding_intended_by(v_row.detail, p_manager, p_claimed_at))
+    ) THEN
+        RAISE EXCEPTION 'effect % of job % to % is % and cannot be settled as %',
+            quote_literal(p_effect_key), p_job_id, p_destination, v_row.state, p_state
+            USING ERRCODE = 'GJ006';
     END IF;
     IF NOT FOUND AND p_state = 'uncertain' THEN
         RAISE EXCEPTION 'effect % of job % has no binding to %', quote_literal(p_effect_key),
@@ -5042,6 +5068,13 @@ REVOKE ALL ON FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect
 --
 
 REVOKE ALL ON FUNCTION public.effect_binding_complete(p_job_id uuid, p_effect_key text, p_destination text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_binding_intended_by(p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_binding_intended_by(p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --

@@ -24,7 +24,8 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no job %', p_job_id USING ERRCODE = 'GJ404';
     END IF;
-    IF NOT v_event = ANY (p_allowed_events) THEN
+    -- coalesce: a NULL among the allowed events must not let every event through.
+    IF NOT coalesce(v_event = ANY (p_allowed_events), false) THEN
         RAISE EXCEPTION 'effect % may not be requested by a % job', quote_literal(p_effect_key),
             v_event USING ERRCODE = 'GJ007';
     END IF;

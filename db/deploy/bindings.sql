@@ -5,12 +5,27 @@
 --   skipped / failed      the destination is settled: do not send to it again
 -- effect_binding_begin   records the intent, or returns the existing row
 -- effect_binding_complete records the ids a send returned (intended or uncertain -> completed)
--- effect_binding_settle   records skipped, failed or uncertain
+-- effect_binding_settle   records skipped (nothing was begun), failed (refused: never sent) or
+--                         uncertain (an intent whose outcome is unknown)
 -- effect_binding_release  forgets an intent whose send surely did not happen
+-- Only the execution that recorded an intent (its claim is kept in detail.intended_by) may
+-- declare it not sent: release it or settle it as failed. Any later execution must reconcile.
 -- Beginning, releasing and settling as skipped or failed start new decisions, so they need the
 -- job's active claim (GJ409). Completing and marking uncertain record evidence and need none.
--- Errors: GJ003 bad arguments, GJ404 unknown job, GJ006 ids that contradict the recorded ones or
--- a settled destination, GJ409 not the active claim.
+-- Errors: GJ003 bad arguments, GJ404 unknown job, GJ006 ids that contradict the recorded ones, or
+-- a transition from the recorded state that the rules above refuse, GJ409 not the active claim.
+
+-- Whether an intent was recorded under this claim (detail.intended_by, written at begin).
+CREATE OR REPLACE FUNCTION effect_binding_intended_by(
+    p_detail jsonb, p_manager uuid, p_claimed_at timestamptz
+) RETURNS boolean
+LANGUAGE sql
+STABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT coalesce((p_detail #>> '{intended_by,manager}')::uuid = p_manager
+        AND (p_detail #>> '{intended_by,claimed_at}')::timestamptz = p_claimed_at, false)
+$$;
 
 CREATE OR REPLACE FUNCTION effect_binding_claim_check(
     p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamptz
@@ -57,7 +72,9 @@ BEGIN
     PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
     INSERT INTO effect_bindings AS b (job_id, effect_key, destination, detail)
     VALUES (p_job_id, p_effect_key, p_destination,
-            jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended'))
+            jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended',
+                               'intended_by', jsonb_build_object(
+                                   'manager', p_manager, 'claimed_at', p_claimed_at)))
     ON CONFLICT DO NOTHING
     RETURNING b.* INTO v_row;
     IF FOUND THEN
@@ -92,7 +109,8 @@ BEGIN
             p_job_id, p_destination USING ERRCODE = 'GJ404';
     END IF;
     IF v_row.state = 'completed' THEN
-        IF v_row.message_id IS NOT DISTINCT FROM p_message_id
+        IF v_row.channel_id IS NOT DISTINCT FROM p_channel_id
+           AND v_row.message_id IS NOT DISTINCT FROM p_message_id
            AND v_row.thread_id IS NOT DISTINCT FROM p_thread_id THEN
             RETURN v_row;
         END IF;
@@ -137,9 +155,17 @@ BEGIN
     IF FOUND AND v_row.state = p_state THEN
         RETURN v_row;
     END IF;
-    IF FOUND AND v_row.state NOT IN ('intended', 'uncertain') THEN
-        RAISE EXCEPTION 'effect % of job % to % is already %', quote_literal(p_effect_key),
-            p_job_id, p_destination, v_row.state USING ERRCODE = 'GJ006';
+    -- skipped: nothing was begun; failed: refused when this execution sent; uncertain: any
+    -- intent. Declaring someone else's intent not sent needs evidence, which only a
+    -- reconciliation has.
+    IF FOUND AND NOT (
+        (p_state = 'uncertain' AND v_row.state = 'intended')
+        OR (p_state = 'failed' AND v_row.state = 'intended'
+            AND effect_binding_intended_by(v_row.detail, p_manager, p_claimed_at))
+    ) THEN
+        RAISE EXCEPTION 'effect % of job % to % is % and cannot be settled as %',
+            quote_literal(p_effect_key), p_job_id, p_destination, v_row.state, p_state
+            USING ERRCODE = 'GJ006';
     END IF;
     IF NOT FOUND AND p_state = 'uncertain' THEN
         RAISE EXCEPTION 'effect % of job % has no binding to %', quote_literal(p_effect_key),
@@ -166,7 +192,8 @@ BEGIN
     PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
     DELETE FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
-      AND b.state = 'intended';
+      AND b.state = 'intended'
+      AND effect_binding_intended_by(b.detail, p_manager, p_claimed_at);
     RETURN FOUND;
 END
 $$;

@@ -1,3 +1,4 @@
+SELECT 'effect_binding_intended_by(jsonb, uuid, timestamptz)'::regprocedure;
 SELECT 'effect_binding_claim_check(uuid, text, uuid, timestamptz)'::regprocedure;
 SELECT 'effect_binding_begin(uuid, text, text, text, uuid, timestamptz)'::regprocedure;
 SELECT 'effect_binding_complete(uuid, text, text, bigint, bigint, bigint)'::regprocedure;

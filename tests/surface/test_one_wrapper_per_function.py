@@ -28,6 +28,7 @@ INTERNAL = {
     "job_terminal_summary": "shared by job_public_status and queue_prune_logs",
     "effect_receipt_require_completion": "commit-time trigger of effect_receipts",
     "effect_binding_claim_check": "the claim check of the binding functions",
+    "effect_binding_intended_by": "release and settle: is the intent the caller's",
     "payload_max_bytes": "the size limit, read by payload_problem",
     "payload_float_overflow": "a constant of the contract checks",
     "payload_current_version": "enqueue_job's default version",

@@ -39,6 +39,10 @@ class _AnySend(EffectRule):
 SEND_RULE = _AnySend({})
 
 
+# Kept for the database's own checks, not part of the answer.
+_INTERNAL = frozenset({"fingerprint", "intended_by"})
+
+
 def _state(binding: Binding, fresh: bool = False) -> SendState:
     return SendState(
         state=binding.state,
@@ -48,7 +52,7 @@ def _state(binding: Binding, fresh: bool = False) -> SendState:
         thread_id=binding.thread_id,
         fingerprint=binding.fingerprint,
         created_at=binding.created_at,
-        detail={k: v for k, v in binding.detail.items() if k != "fingerprint"},
+        detail={k: v for k, v in binding.detail.items() if k not in _INTERNAL},
     )
 
 
@@ -61,14 +65,15 @@ def _require(effect: EffectContext | None) -> EffectContext:
 async def _run(
     database: Database,
     effect: EffectContext | None,
-    work: Callable[[asyncpg.Connection, EffectContext], Awaitable[T]],
+    work: Callable[[asyncpg.Connection, EffectContext, str], Awaitable[T]],
 ) -> T:
+    """Run `work(conn, context, event name)` in one transaction, once the job may send."""
     context = _require(effect)
 
     async def transaction(conn: asyncpg.Connection) -> T:
-        await check_action(conn, context, SEND_RULE)
+        event = await check_action(conn, context, SEND_RULE)
         try:
-            return await work(conn, context)
+            return await work(conn, context, event)
         except StaleClaimError:
             raise ConflictError("The job's claim is no longer active.") from None
         except EffectFingerprintMismatchError as error:
@@ -84,7 +89,7 @@ async def _run(
 async def begin_send(
     database: Database, body: SendBegin, effect: EffectContext | None
 ) -> SendState:
-    async def work(conn: asyncpg.Connection, context: EffectContext) -> SendState:
+    async def work(conn: asyncpg.Connection, context: EffectContext, event: str) -> SendState:
         fresh, binding = await effect_binding_begin(
             conn,
             context.claim,
@@ -101,7 +106,7 @@ async def begin_send(
 async def complete_send(
     database: Database, body: SendComplete, effect: EffectContext | None
 ) -> SendState:
-    async def work(conn: asyncpg.Connection, context: EffectContext) -> SendState:
+    async def work(conn: asyncpg.Connection, context: EffectContext, event: str) -> SendState:
         binding = await effect_binding_complete(
             conn,
             context.job_id,
@@ -113,7 +118,6 @@ async def complete_send(
         )
         if body.mirror is not None:
             spec = MIRRORS.get(body.mirror.kind)
-            event = await check_action(conn, context, SEND_RULE)
             if spec is None or event not in spec.events:
                 raise BadRequestError(
                     f"A {event} job cannot record a {body.mirror.kind!r} message."
@@ -131,7 +135,7 @@ async def complete_send(
 async def settle_send(
     database: Database, body: SendSettle, effect: EffectContext | None
 ) -> SendState:
-    async def work(conn: asyncpg.Connection, context: EffectContext) -> SendState:
+    async def work(conn: asyncpg.Connection, context: EffectContext, event: str) -> SendState:
         binding = await effect_binding_settle(
             conn,
             context.claim,
@@ -149,7 +153,7 @@ async def settle_send(
 async def release_send(
     database: Database, destination: str, effect: EffectContext | None
 ) -> SendReleased:
-    async def work(conn: asyncpg.Connection, context: EffectContext) -> SendReleased:
+    async def work(conn: asyncpg.Connection, context: EffectContext, event: str) -> SendReleased:
         released = await effect_binding_release(
             conn, context.claim, context.job_id, context.effect_key, destination
         )
