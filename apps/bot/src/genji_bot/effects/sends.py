@@ -54,9 +54,12 @@ class Mirror(msgspec.Struct, frozen=True):
     entity_id: int
 
 
+async def _post(api: JobApi, path: str, effect: str, body: dict[str, Any]) -> Any:
+    return await api.client.request("POST", SENDS + path, json=body, headers=api.headers(effect))
+
+
 async def _binding(api: JobApi, path: str, effect: str, body: dict[str, Any]) -> SendState:
-    raw = await api.client.request("POST", SENDS + path, json=body, headers=api.headers(effect))
-    return msgspec.convert(raw, SendState)
+    return msgspec.convert(await _post(api, path, effect, body), SendState)
 
 
 def _sent(state: SendState) -> Sent:
@@ -176,7 +179,7 @@ async def _send_fresh(
         )
         raise
     except (NotSent, NotFound, RateLimited) as error:
-        await _binding(api, "/release", effect, {"destination": destination})
+        await _post(api, "/release", effect, {"destination": destination})
         if isinstance(error, NotSent):
             raise DependencyUnavailable("discord", str(error)) from error
         raise
