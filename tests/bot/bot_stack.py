@@ -100,8 +100,11 @@ class BotStack:
         )
 
     @contextlib.asynccontextmanager
-    async def worker(self, **overrides: str) -> AsyncIterator[QueueSupervisor]:
-        """The bot's queue worker, consuming until the block ends."""
+    async def worker(
+        self, consumers: Mapping[str, Consumer] | None = None, **overrides: str
+    ) -> AsyncIterator[QueueSupervisor]:
+        """The bot's queue worker, consuming until the block ends; `consumers` stand in for
+        the feature modules' consumers of their events."""
         services = self.services()
 
         async def connect() -> asyncpg.Connection:
@@ -109,7 +112,9 @@ class BotStack:
 
         supervisor = QueueSupervisor(
             owner="bot",
-            handlers=bot_handlers(services, consumers=registered_consumers()),
+            handlers=bot_handlers(
+                services, consumers={**registered_consumers(), **(consumers or {})}
+            ),
             connect=connect,
             settings=settings_from_env({**FAST, **overrides}),
         )
@@ -165,8 +170,13 @@ class BotProcess:
 
     @classmethod
     def start(
-        cls, stack: BotStack, log_path: Path, environment: Mapping[str, str] | None = None
+        cls,
+        stack: BotStack,
+        log_path: Path,
+        environment: Mapping[str, str] | None = None,
+        script: Path | None = None,
     ) -> BotProcess:
+        """The recorded bot, or `script` (a test's variant of it, run as a file)."""
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("GENJI_")},
             **FAST,
@@ -178,7 +188,9 @@ class BotProcess:
         }
         with log_path.open("ab") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "genji_devstack.recorded_bot"],
+                [sys.executable, str(script)]
+                if script
+                else [sys.executable, "-m", "genji_devstack.recorded_bot"],
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -12,14 +12,15 @@ import os
 import sys
 
 from genji_bot.api import ApiClient
-from genji_bot.consumers import BotServices
+from genji_bot.consumers import BotServices, Consumer
 from genji_bot.settings import bot_settings_from_env
 from genji_bot.worker import run_bot_worker
 
 from genji_devstack.recorder_port import RecorderPort
 
 
-def main() -> int:
+def main(consumers: dict[str, Consumer] | None = None) -> int:
+    """Run until SIGTERM; `consumers` replaces the feature modules' set (tests)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     settings = bot_settings_from_env()
@@ -27,7 +28,8 @@ def main() -> int:
 
     async def run() -> None:
         api = ApiClient(settings.api_url, settings.api_key, timeout=settings.api_timeout_seconds)
-        await run_bot_worker(BotServices(api=api, port=port, settings=settings, checkpoints=port))
+        services = BotServices(api=api, port=port, settings=settings, checkpoints=port)
+        await run_bot_worker(services, consumers)
 
     try:
         asyncio.run(run())
