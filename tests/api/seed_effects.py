@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
 from uuid import UUID, uuid4
 
 import asyncpg
+import httpx
 from genji_api.queue.enqueue import enqueue_job
 from genji_sdk import ClaimToken
+from litestar.testing import AsyncTestClient
 from payload_samples import SAMPLES
 from queue_helpers import claim_next, register_worker
 from seed_guides import ClaimedJob
@@ -60,3 +64,29 @@ async def receipts(conn: asyncpg.Connection, job: ClaimedJob) -> int:
         "SELECT count(*) FROM effect_receipts WHERE job_id = $1", job.job_id
     )
     return count
+
+
+@dataclass(frozen=True)
+class Sends:
+    """The send binding endpoints, called as one effect of one job."""
+
+    api: AsyncTestClient  # type: ignore[type-arg]
+    job: ClaimedJob
+    effect: str
+
+    async def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        return await self.api.post(SENDS + path, json=body, headers=self.job.headers(self.effect))
+
+    async def begin(self, destination: str, fingerprint: str = "f") -> httpx.Response:
+        return await self.post("", {"destination": destination, "fingerprint": fingerprint})
+
+    async def complete(self, destination: str, **ids: Any) -> httpx.Response:
+        return await self.post("/complete", {"destination": destination, **ids})
+
+    async def settle(self, destination: str, state: str, reason: str = "") -> httpx.Response:
+        return await self.post(
+            "/settle", {"destination": destination, "state": state, "reason": reason}
+        )
+
+    async def release(self, destination: str) -> httpx.Response:
+        return await self.post("/release", {"destination": destination})

@@ -5,6 +5,7 @@ Ordinary clients, without the job context headers, keep their contracts."""
 from __future__ import annotations
 
 import asyncpg
+import httpx
 import pytest
 import seed
 from genji_api.effects.mirrors import MIRRORS, MirrorSpec, SentIds
@@ -13,11 +14,19 @@ from genji_queue.effect_actions import effect_action_check
 from genji_queue.errors import EffectNotAllowedError
 from genji_sdk.effect_headers import JOB_HEADER
 from litestar.testing import AsyncTestClient
-from seed_effects import SENDS, binding_rows, claimed, receipts
+from seed_effects import SENDS, Sends, binding_rows, claimed, receipts
 
 pytestmark = pytest.mark.queue
 
 XP_BODY = {"amount": 5, "type": "Completion"}
+
+
+async def _grant(
+    api: AsyncTestClient,  # type: ignore[type-arg]
+    user_id: int,
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    return await api.post(f"/api/v3/lootbox/users/{user_id}/xp", json=XP_BODY, headers=headers)
 
 
 async def _grants(owner: asyncpg.Connection) -> int:  # type: ignore[type-arg]
@@ -31,9 +40,7 @@ async def test_an_effect_the_endpoint_does_not_perform_is_a_400_without_a_receip
 ) -> None:
     user_id = await seed.user(owner)
     job = await claimed(owner, "api.completion.verification")
-    response = await api.post(
-        f"/api/v3/lootbox/users/{user_id}/xp", json=XP_BODY, headers=job.headers("newsfeed:x")
-    )
+    response = await _grant(api, user_id, job.headers("newsfeed:x"))
     assert response.status_code == 400
     assert response.json() == {
         "error": "Effect 'newsfeed:x' is not performed here; this endpoint performs xp.",
@@ -48,9 +55,7 @@ async def test_a_job_whose_event_may_not_request_the_effect_is_a_400_without_a_r
 ) -> None:
     user_id = await seed.user(owner)
     job = await claimed(owner, "api.newsfeed.create")
-    response = await api.post(
-        f"/api/v3/lootbox/users/{user_id}/xp", json=XP_BODY, headers=job.headers("xp")
-    )
+    response = await _grant(api, user_id, job.headers("xp"))
     assert response.status_code == 400
     assert response.json()["error"] == f"Effect 'xp' may not be requested by job {job.job_id}."
     assert (await receipts(owner, job), await _grants(owner)) == (0, 0)
@@ -61,10 +66,7 @@ async def test_only_bot_jobs_may_send(
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     job = await claimed(owner, "map.linked.newsfeed.requested")
-    response = await api.post(
-        SENDS, json={"destination": "channel:1", "fingerprint": "f"}, headers=job.headers("post")
-    )
-    assert response.status_code == 400
+    assert (await Sends(api, job, "post").begin("channel:1")).status_code == 400
     assert await binding_rows(owner, job) == []
 
 
@@ -89,7 +91,7 @@ async def test_ordinary_clients_keep_their_contracts(
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     user_id = await seed.user(owner)
-    plain = await api.post(f"/api/v3/lootbox/users/{user_id}/xp", json=XP_BODY)
+    plain = await _grant(api, user_id)
     assert plain.status_code == 201 and plain.json()["new_amount"] == 5
     assert await owner.fetchval("SELECT count(*) FROM effect_receipts") == 0
     no_context = await api.post(SENDS, json={"destination": "channel:1", "fingerprint": "f"})
@@ -97,7 +99,7 @@ async def test_ordinary_clients_keep_their_contracts(
     assert no_context.json()["error"] == "Send bindings need the job context headers."
     job = await claimed(owner, "api.completion.verification")
     half = {JOB_HEADER: str(job.job_id)}
-    partial = await api.post(f"/api/v3/lootbox/users/{user_id}/xp", json=XP_BODY, headers=half)
+    partial = await _grant(api, user_id, half)
     assert partial.status_code == 400
     assert await _grants(owner) == 1
 
@@ -107,15 +109,11 @@ async def test_a_rolled_back_effect_leaves_no_receipt_and_its_key_stays_free(
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     job = await claimed(owner, "api.completion.verification")
-    missing = await api.post(
-        "/api/v3/lootbox/users/424242/xp", json=XP_BODY, headers=job.headers("xp")
-    )
+    missing = await _grant(api, 424242, job.headers("xp"))
     assert missing.status_code == 404
     assert (await receipts(owner, job), await _grants(owner)) == (0, 0)
     user_id = await seed.user(owner)
-    granted = await api.post(
-        f"/api/v3/lootbox/users/{user_id}/xp", json=XP_BODY, headers=job.headers("xp")
-    )
+    granted = await _grant(api, user_id, job.headers("xp"))
     assert granted.status_code == 201
     assert (await receipts(owner, job), await _grants(owner)) == (1, 1)
 
@@ -134,42 +132,24 @@ async def test_a_completion_whose_mirror_fails_or_is_not_allowed_rolls_back(
         MIRRORS, "test.card", MirrorSpec(frozenset({"api.completion.submission"}), write)
     )
     user_id = await seed.user(owner)
-    allowed = await claimed(owner, "api.completion.submission")
-    other = await claimed(owner, "api.completion.upvote")
-    for job, message_id, status in ((allowed, 13, 404), (other, 14, 400)):
-        headers = job.headers("card")
-        await api.post(
-            SENDS, json={"destination": "channel:1", "fingerprint": "f"}, headers=headers
-        )
-        refused = await api.post(
-            SENDS + "/complete",
-            json={
-                "destination": "channel:1",
-                "channel_id": 1,
-                "message_id": message_id,
-                "mirror": {"kind": "test.card", "entity_id": user_id},
-            },
-            headers=headers,
+    mirror = {"kind": "test.card", "entity_id": user_id}
+    allowed = Sends(api, await claimed(owner, "api.completion.submission"), "card")
+    other = Sends(api, await claimed(owner, "api.completion.upvote"), "card")
+    for sends, message_id, status in ((allowed, 13, 404), (other, 14, 400)):
+        await sends.begin("channel:1")
+        refused = await sends.complete(
+            "channel:1", channel_id=1, message_id=message_id, mirror=mirror
         )
         assert refused.status_code == status
-        [row] = await binding_rows(owner, job)
+        [row] = await binding_rows(owner, sends.job)
         assert (row["state"], row["message_id"]) == ("intended", None)
-    assert (
-        await owner.fetchval("SELECT nickname FROM core.users WHERE id = $1", user_id) != "mirrored"
-    )
+    assert await _nickname(owner, user_id) != "mirrored"
 
-    headers = allowed.headers("card")
-    done = await api.post(
-        SENDS + "/complete",
-        json={
-            "destination": "channel:1",
-            "channel_id": 1,
-            "message_id": 15,
-            "mirror": {"kind": "test.card", "entity_id": user_id},
-        },
-        headers=headers,
-    )
+    done = await allowed.complete("channel:1", channel_id=1, message_id=15, mirror=mirror)
     assert done.status_code == 200
-    assert (
-        await owner.fetchval("SELECT nickname FROM core.users WHERE id = $1", user_id) == "mirrored"
-    )
+    assert await _nickname(owner, user_id) == "mirrored"
+
+
+async def _nickname(owner: asyncpg.Connection, user_id: int) -> str:  # type: ignore[type-arg]
+    nickname: str = await owner.fetchval("SELECT nickname FROM core.users WHERE id = $1", user_id)
+    return nickname

@@ -13,11 +13,12 @@ import json
 import asyncpg
 import pytest
 from litestar.testing import AsyncTestClient
-from seed_effects import SENDS, binding_rows, claimed, take_over
+from seed_effects import Sends, binding_rows, claimed, take_over
 
 pytestmark = pytest.mark.queue
 
 EVENT = "api.notification.delivery"
+EFFECT = "notification:dm"
 LOST = {"error": "The job's claim is no longer active.", "extra": None}
 
 
@@ -26,9 +27,9 @@ async def test_a_begin_records_the_intent_once_and_a_replay_reads_it(
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     job = await claimed(owner, EVENT)
-    body = {"destination": "dm:7", "fingerprint": "f1"}
-    first = await api.post(SENDS, json=body, headers=job.headers("dm:7"))
-    again = await api.post(SENDS, json={**body, "fingerprint": "f2"}, headers=job.headers("dm:7"))
+    sends = Sends(api, job, EFFECT)
+    first = await sends.begin("dm:7", "f1")
+    again = await sends.begin("dm:7", "f2")
     assert (first.status_code, again.status_code) == (200, 200)
     assert (first.json()["fresh"], again.json()["fresh"]) == (True, False)
     assert again.json() == {**first.json(), "fresh": False}
@@ -46,35 +47,29 @@ async def test_a_stale_claim_cannot_begin_release_or_settle_but_can_complete_wit
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     job = await claimed(owner, EVENT)
-    headers = job.headers("notification:dm")
-    begun = await api.post(SENDS, json={"destination": "dm:1", "fingerprint": "f"}, headers=headers)
-    assert begun.json()["fresh"] is True
+    sends = Sends(api, job, EFFECT)
+    assert (await sends.begin("dm:1")).json()["fresh"] is True
     await take_over(owner, job, EVENT)
     before = await binding_rows(owner, job)
 
-    for path, body in (
-        ("", {"destination": "dm:2", "fingerprint": "f"}),
-        ("/release", {"destination": "dm:1"}),
-        ("/settle", {"destination": "dm:1", "state": "failed", "reason": "closed"}),
-        ("/settle", {"destination": "dm:3", "state": "skipped", "reason": "opted out"}),
+    for what, stale in (
+        ("begin", await sends.begin("dm:2")),
+        ("release", await sends.release("dm:1")),
+        ("fail", await sends.settle("dm:1", "failed", "closed")),
+        ("skip", await sends.settle("dm:3", "skipped", "opted out")),
     ):
-        stale = await api.post(SENDS + path, json=body, headers=headers)
-        assert (stale.status_code, stale.json()) == (409, LOST), (path, body)
+        assert (stale.status_code, stale.json()) == (409, LOST), what
     assert await binding_rows(owner, job) == before
 
     # A recorded binding can be read back...
-    read = await api.post(SENDS, json={"destination": "dm:1", "fingerprint": "f"}, headers=headers)
+    read = await sends.begin("dm:1")
     assert (read.status_code, read.json()["fresh"], read.json()["state"]) == (
         200,
         False,
         "intended",
     )
     # ...and the ids the stale owner got back are evidence, recorded without a claim.
-    done = await api.post(
-        SENDS + "/complete",
-        json={"destination": "dm:1", "channel_id": 11, "message_id": 12},
-        headers=headers,
-    )
+    done = await sends.complete("dm:1", channel_id=11, message_id=12)
     assert done.status_code == 200 and done.json()["state"] == "completed"
     [row] = await binding_rows(owner, job)
     assert (row["state"], row["channel_id"], row["message_id"]) == ("completed", 11, 12)
@@ -85,14 +80,10 @@ async def test_a_stale_owner_may_mark_its_send_uncertain(
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     job = await claimed(owner, EVENT)
-    headers = job.headers("notification:dm")
-    await api.post(SENDS, json={"destination": "dm:1", "fingerprint": "f"}, headers=headers)
+    sends = Sends(api, job, EFFECT)
+    await sends.begin("dm:1")
     await take_over(owner, job, EVENT)
-    held = await api.post(
-        SENDS + "/settle",
-        json={"destination": "dm:1", "state": "uncertain", "reason": "sent, reply lost"},
-        headers=headers,
-    )
+    held = await sends.settle("dm:1", "uncertain", "sent, reply lost")
     assert held.status_code == 200
     assert held.json()["state"] == "uncertain"
     assert held.json()["detail"] == {"stage": "uncertain", "reason": "sent, reply lost"}
@@ -103,26 +94,17 @@ async def test_only_the_execution_that_recorded_an_intent_may_declare_it_not_sen
     owner: asyncpg.Connection,  # type: ignore[type-arg]
 ) -> None:
     first = await claimed(owner, EVENT)
-    effect = "notification:dm"
-    await api.post(
-        SENDS, json={"destination": "dm:1", "fingerprint": "f"}, headers=first.headers(effect)
-    )
-    second = await take_over(owner, first, EVENT)
-    headers = second.headers(effect)
+    await Sends(api, first, EFFECT).begin("dm:1")
+    sends = Sends(api, await take_over(owner, first, EVENT), EFFECT)
 
-    released = await api.post(SENDS + "/release", json={"destination": "dm:1"}, headers=headers)
+    released = await sends.release("dm:1")
     assert (released.status_code, released.json()) == (200, {"released": False})
-    failed = await api.post(
-        SENDS + "/settle",
-        json={"destination": "dm:1", "state": "failed", "reason": "closed"},
-        headers=headers,
-    )
+    failed = await sends.settle("dm:1", "failed", "closed")
     assert failed.status_code == 409 and failed.json() != LOST
     [row] = await binding_rows(owner, first)
     assert row["state"] == "intended"
 
     # The new owner's own intent is its to release.
-    await api.post(SENDS, json={"destination": "dm:2", "fingerprint": "f"}, headers=headers)
-    own = await api.post(SENDS + "/release", json={"destination": "dm:2"}, headers=headers)
-    assert own.json() == {"released": True}
+    await sends.begin("dm:2")
+    assert (await sends.release("dm:2")).json() == {"released": True}
     assert [r["destination"] for r in await binding_rows(owner, first)] == ["dm:1"]

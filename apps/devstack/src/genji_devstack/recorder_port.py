@@ -46,7 +46,7 @@ from genji_bot.effects.port import (
 )
 from genji_sdk import JobContext
 from genji_sdk.failures import DependencyUnavailable
-from genji_worker.recorder import EffectFailed, EffectRecorder
+from genji_worker.recorder import EffectFailed, EffectRecorder, append_line, read_lines
 
 DISCORD = "discord.jsonl"
 MEMBERS = "members.json"
@@ -129,20 +129,10 @@ class RecorderPort:
 
     # -- the world as recorded -----------------------------------------------------------
     def _log(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry) + "\n"
-        fd = os.open(self.directory / DISCORD, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_line(self.directory / DISCORD, entry)
 
     def operations(self, op: str | None = None) -> list[dict[str, Any]]:
-        try:
-            lines = (self.directory / DISCORD).read_text().splitlines()
-        except FileNotFoundError:
-            return []
-        entries = [json.loads(line) for line in lines if line.strip()]
+        entries = read_lines(self.directory / DISCORD)
         return [e for e in entries if op is None or e["op"] == op]
 
     def sends(

@@ -9,10 +9,10 @@ from typing import Any, Literal
 from uuid import UUID
 
 from genji_sdk import ClaimToken
+from genji_sdk.sends import BindingState
 
 from genji_queue.calls import Session, sql_call
 
-BindingState = Literal["intended", "uncertain", "completed", "skipped", "failed"]
 SettledState = Literal["skipped", "failed", "uncertain"]
 
 _COLUMNS = (

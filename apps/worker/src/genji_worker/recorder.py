@@ -31,6 +31,26 @@ EFFECTS = "effects.jsonl"
 COMMANDS = "commands.json"
 
 
+def append_line(path: Path, entry: dict[str, Any]) -> None:
+    """Append `entry` as one JSON line and fsync it, so it survives SIGKILL of the writer."""
+    line = json.dumps(entry) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    """Every entry `append_line` wrote to `path`; none when it does not exist yet."""
+    try:
+        lines = path.read_text().splitlines()
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in lines if line.strip()]
+
+
 class EffectFailed(Exception):
     """The recorder was told to fail this effect."""
 
@@ -61,11 +81,7 @@ class EffectRecorder:
         return loaded
 
     def events(self) -> list[dict[str, Any]]:
-        try:
-            lines = (self.directory / EFFECTS).read_text().splitlines()
-        except FileNotFoundError:
-            return []
-        return [json.loads(line) for line in lines if line.strip()]
+        return read_lines(self.directory / EFFECTS)
 
     def count(
         self, effect: str, stage: str = "done", job_id: str | None = None, pid: int | None = None
@@ -90,13 +106,7 @@ class EffectRecorder:
 
     # -- recording (workers) -----------------------------------------------------------------
     def _append(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry) + "\n"
-        fd = os.open(self.directory / EFFECTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_line(self.directory / EFFECTS, entry)
 
     def _action(self, context: JobContext, effect: str) -> str:
         commands = self.commands()

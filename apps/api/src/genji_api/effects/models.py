@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
+from genji_sdk.sends import SendReleased, SendState
 
-from genji_api.http.types import RequestBody, ResponseBody
+from genji_api.http.types import RequestBody
+
+__all__ = (
+    "Mirror",
+    "SendBegin",
+    "SendComplete",
+    "SendRelease",
+    "SendReleased",
+    "SendSettle",
+    "SendState",
+)
 
 Destination = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 DiscordId = Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
@@ -44,19 +54,3 @@ class SendSettle(RequestBody, frozen=True):
 
 class SendRelease(RequestBody, frozen=True):
     destination: Destination
-
-
-class SendState(ResponseBody, frozen=True):
-    state: Literal["intended", "uncertain", "completed", "skipped", "failed"]
-    fresh: bool
-    """True when this request recorded the intent: the caller sends now."""
-    channel_id: int | None
-    message_id: int | None
-    thread_id: int | None
-    fingerprint: str | None
-    created_at: datetime
-    detail: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-class SendReleased(ResponseBody, frozen=True):
-    released: bool

@@ -13,10 +13,11 @@ On a replay of the same (job, effect, destination):
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 from genji_sdk.failures import DependencyUnavailable, EffectUncertain, RateLimited
+from genji_sdk.sends import SendState
 
 from genji_bot.api import JobApi
 from genji_bot.effects.checkpoints import Checkpoints
@@ -34,17 +35,6 @@ from genji_bot.effects.port import (
 SENDS = "/internal/effects/sends"
 # Discord's clock and ours may disagree a little about when the intent was recorded.
 CLOCK_SKEW = timedelta(seconds=5)
-
-
-class SendState(msgspec.Struct, frozen=True):
-    state: Literal["intended", "uncertain", "completed", "skipped", "failed"]
-    fresh: bool
-    channel_id: int | None
-    message_id: int | None
-    thread_id: int | None
-    fingerprint: str | None
-    created_at: datetime
-    detail: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class Mirror(msgspec.Struct, frozen=True):

@@ -1,0 +1,27 @@
+"""The recorded state of one Discord send, as the API's send binding endpoints return it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+import msgspec
+
+BindingState = Literal["intended", "uncertain", "completed", "skipped", "failed"]
+
+
+class SendState(msgspec.Struct, frozen=True, kw_only=True):
+    state: BindingState
+    fresh: bool
+    """True when this request recorded the intent: the caller sends now."""
+    channel_id: int | None
+    message_id: int | None
+    thread_id: int | None
+    fingerprint: str | None
+    """The fingerprint recorded with the intent, which a reconciliation looks for."""
+    created_at: datetime
+    detail: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class SendReleased(msgspec.Struct, frozen=True, kw_only=True):
+    released: bool
