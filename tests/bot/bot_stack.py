@@ -18,10 +18,10 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from uuid import UUID
 
 import asyncpg
@@ -36,8 +36,10 @@ from genji_devstack.recorder_port import RecorderPort
 from genji_sdk import REGISTRY
 from genji_worker.settings import settings_from_env
 from genji_worker.supervisor import QueueSupervisor
+from lifecycle.harness import eventually
 
-T = TypeVar("T")
+__all__ = ("BotProcess", "BotStack", "eventually", "issue_bot_key", "registered_consumers")
+
 
 BOT_USER_ID = 10**18
 # The bot's key: every scope a handler uses, and not a superuser.
@@ -50,21 +52,6 @@ FAST = {
     "GENJI_QUEUE_RETRY_DELAYS": "0.1,0.1,0.1",
     "GENJI_QUEUE_DEPENDENCY_WAIT": "0.2",
 }
-
-
-async def eventually(
-    probe: Callable[[], Awaitable[T | None]], deadline: float = 30.0, what: str = ""
-) -> T:
-    """Poll observable state until the probe yields something truthy, or fail at the deadline."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + deadline
-    while True:
-        value = await probe()
-        if value:
-            return value
-        if loop.time() > end:
-            raise AssertionError(f"timed out after {deadline}s waiting for {what or probe}")
-        await asyncio.sleep(0.05)
 
 
 def registered_consumers() -> dict[str, Consumer]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parents[1])]
+sys.path[:0] = [str(Path(__file__).parents[n]) for n in range(3)]
 
 from bot_stack import registered_consumers  # noqa: E402
 from genji_devstack import recorded_bot  # noqa: E402

@@ -46,7 +46,13 @@ from genji_bot.effects.port import (
 )
 from genji_sdk import JobContext
 from genji_sdk.failures import DependencyUnavailable
-from genji_worker.recorder import EffectFailed, EffectRecorder, append_line, read_lines
+from genji_worker.recorder import (
+    EffectFailed,
+    EffectRecorder,
+    append_line,
+    execution_entry,
+    read_lines,
+)
 
 DISCORD = "discord.jsonl"
 MEMBERS = "members.json"
@@ -75,7 +81,7 @@ class RecorderPort:
     # -- checkpoints ---------------------------------------------------------------------
     async def reached(self, context: JobContext, effect: str, stage: Stage) -> None:
         _current.set((context, effect))
-        entry = self._entry(context, effect)
+        entry = execution_entry(context, effect)
         if stage == "after":
             self.recorder._append({**entry, "stage": "done"})
             if self._action(context, effect) == "crash-after":
@@ -114,18 +120,6 @@ class RecorderPort:
                 if candidate in commands:
                     return commands[candidate]
         return "complete"
-
-    @staticmethod
-    def _entry(context: JobContext, effect: str) -> dict[str, Any]:
-        return {
-            "job_id": str(context.job_id),
-            "event": context.event_name,
-            "effect": effect,
-            "attempt": context.attempt,
-            "pid": os.getpid(),
-            "manager": str(context.claim.queue_manager_id),
-            "claimed_at": context.claim.claimed_at.isoformat(),
-        }
 
     # -- the world as recorded -----------------------------------------------------------
     def _log(self, entry: dict[str, Any]) -> None:

@@ -42,6 +42,19 @@ def append_line(path: Path, entry: dict[str, Any]) -> None:
         os.close(fd)
 
 
+def execution_entry(context: JobContext, effect: str) -> dict[str, Any]:
+    """What every line about `effect` says of the execution it belongs to."""
+    return {
+        "job_id": str(context.job_id),
+        "event": context.event_name,
+        "effect": effect,
+        "attempt": context.attempt,
+        "pid": os.getpid(),
+        "manager": str(context.claim.queue_manager_id),
+        "claimed_at": context.claim.claimed_at.isoformat(),
+    }
+
+
 def read_lines(path: Path) -> list[dict[str, Any]]:
     """Every entry `append_line` wrote to `path`; none when it does not exist yet."""
     try:
@@ -120,15 +133,7 @@ class EffectRecorder:
         )
 
     async def perform(self, context: JobContext, effect: str) -> None:
-        entry = {
-            "job_id": str(context.job_id),
-            "event": context.event_name,
-            "effect": effect,
-            "attempt": context.attempt,
-            "pid": os.getpid(),
-            "manager": str(context.claim.queue_manager_id),
-            "claimed_at": context.claim.claimed_at.isoformat(),
-        }
+        entry = execution_entry(context, effect)
         self._append({**entry, "stage": "start"})
         action = self._action(context, effect)
         try:
