@@ -62,9 +62,15 @@ class ReplyLost(ConnectionResetError):
     """The request reached Discord; its reply did not reach the bot."""
 
 
+# Discord's epoch (2015-01-01) in milliseconds: recorded ids are shaped like real snowflakes.
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
 def _new_id() -> int:
-    # Unique across processes: microseconds, pid, and a per-process counter.
-    return (time.time_ns() // 1000) * 10_000 + (os.getpid() % 100) * 100 + next(_ids) % 100
+    # A snowflake (fits bigint): milliseconds since Discord's epoch, then the pid and a
+    # per-process counter in the bits Discord gives to its worker, process and increment.
+    elapsed = time.time_ns() // 1_000_000 - DISCORD_EPOCH_MS
+    return (elapsed << 22) | ((os.getpid() % 1024) << 12) | (next(_ids) % 4096)
 
 
 class RecorderPort:
