@@ -12,7 +12,10 @@ import sys
 import discord
 import pytest
 from genji_bot.discord import readback, render
-from genji_bot.effects.port import Embed, Field, Mentions, Outgoing
+from genji_bot.discord.views import DiscordViewSink
+from genji_bot.effects.port import Button, Embed, Field, Mentions, Outgoing
+from genji_bot.views.registry import ViewRegistry
+from genji_sdk.views import OpenView
 
 MODULES = (
     "genji_bot.discord.client",
@@ -82,3 +85,29 @@ def test_the_bot_without_a_token_names_the_recorded_bot() -> None:
     )
     assert done.returncode == 2
     assert "python -m genji_devstack.recorded_bot" in done.stderr
+
+
+async def test_sent_components_never_replace_the_registered_view_of_their_message() -> None:
+    message = Outgoing(content="card", buttons=(Button("completion:verify:v1:7", "Accept"),))
+    for arguments in (render.message_arguments(message), render.edit_arguments(message)):
+        # discord.py stores a view given to a send or edit unless it is finished.
+        assert arguments["view"].is_finished()
+
+
+async def test_registered_views_reach_the_view_store_once_and_leave_it_when_retired() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    card = OpenView(kind="completion.verification", entity_id=7, message_id=10**18 + 70)
+
+    def layout(view: OpenView) -> tuple[Button, ...]:
+        return (Button(f"completion:verify:v1:{view.entity_id}", "Accept"),)
+
+    registry = ViewRegistry()
+    registry.connect(DiscordViewSink(client, {"completion.verification": layout}))
+    registry.register(card)
+    registry.register(card)
+    store = client._connection._view_store
+    assert store.is_message_tracked(card.message_id)
+    assert len(client.persistent_views) == 1
+    registry.retire(card.message_id)
+    assert not store.is_message_tracked(card.message_id)
+    assert client.persistent_views == []

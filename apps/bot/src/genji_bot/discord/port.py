@@ -19,8 +19,8 @@ Failures, as the port's contract names them:
 
 `recent` reads at most RECENT_LIMIT messages of the destination created after `since`, keeps
 the bot's own, and fingerprints each as genji_bot.discord.readback reads it (see its limits).
-For a new forum thread it looks at the forum's active threads the bot created since then and
-their starter messages; a thread archived meanwhile is not seen.
+For a new forum thread it looks at the guild's active threads in that forum that the bot
+created since then, and their starter messages; a thread archived meanwhile is not seen.
 """
 
 from __future__ import annotations
@@ -81,12 +81,6 @@ def _classified(*, sending: bool) -> Iterator[None]:
         raise DependencyUnavailable("discord", type(error).__name__) from error
 
 
-def _stop(view: object) -> None:
-    # discord.py keeps a sent view listening; dispatch belongs to the registered views.
-    if isinstance(view, discord.ui.View):
-        view.stop()
-
-
 class DiscordPort:
     def __init__(self, client: discord.Client, guild_id: int) -> None:
         self.client = client
@@ -142,7 +136,6 @@ class DiscordPort:
             )
             arguments = render.message_arguments(message)
             posted = await destination.send(**arguments)
-            _stop(arguments.get("view"))
             return Sent(channel_id=posted.channel.id, message_id=posted.id)
 
     async def _create_thread(self, target: NewForumThread, message: Outgoing) -> Sent:
@@ -151,7 +144,6 @@ class DiscordPort:
         tags = [tag for tag in forum.available_tags if tag.name in wanted]
         arguments = render.message_arguments(message)
         created = await forum.create_thread(name=target.name, applied_tags=tags, **arguments)
-        _stop(arguments.get("view"))
         return Sent(
             channel_id=created.thread.id,
             message_id=created.message.id,
@@ -195,13 +187,21 @@ class DiscordPort:
             return sorted(seen, key=lambda item: item.created_at, reverse=True)
 
     async def _recent_threads(self, target: NewForumThread, since: datetime) -> list[Seen]:
-        forum = await self._forum(target.forum_id)
+        guild = await self._guild()
         seen: list[Seen] = []
-        for thread in forum.threads:
+        for thread in await guild.active_threads():
             created = thread.created_at
-            if thread.owner_id != self._me or created is None or created < since:
+            if (
+                thread.parent_id != target.forum_id
+                or thread.owner_id != self._me
+                or created is None
+                or created < since
+            ):
                 continue
-            starter = thread.starter_message or await thread.fetch_message(thread.id)
+            try:
+                starter = thread.starter_message or await thread.fetch_message(thread.id)
+            except discord.NotFound:
+                continue  # its starter message is gone: not the message being looked for
             seen.append(
                 Seen(
                     sent=Sent(channel_id=thread.id, message_id=starter.id, thread_id=thread.id),
@@ -216,7 +216,6 @@ class DiscordPort:
         with _classified(sending=False):
             arguments = render.edit_arguments(message)
             await self._messageable(channel_id).get_partial_message(message_id).edit(**arguments)
-            _stop(arguments.get("view"))
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         with _classified(sending=False), contextlib.suppress(discord.NotFound):
@@ -250,7 +249,9 @@ class DiscordPort:
     async def member_roles(self, user_id: int) -> frozenset[int] | None:
         with _classified(sending=False):
             member = await self._member(user_id)
-            return None if member is None else frozenset(role.id for role in member.roles)
+            if member is None:
+                return None
+            return frozenset(role.id for role in member.roles if role.id != member.guild.id)
 
     async def set_member_roles(
         self, user_id: int, *, add: frozenset[int], remove: frozenset[int]
@@ -259,10 +260,14 @@ class DiscordPort:
             member = await self._member(user_id)
             if member is None:
                 return False
-            current = {role.id for role in member.roles if role.id != member.guild.id}
-            wanted = (current | add) - remove
-            if wanted != current:
-                await member.edit(roles=[discord.Object(id=role) for role in sorted(wanted)])
+            # Only the differences, one role at a time: roles others change meanwhile are kept.
+            current = {role.id for role in member.roles}
+            missing = sorted(add - current)
+            extra = sorted(remove & current)
+            if missing:
+                await member.add_roles(*(discord.Object(id=role) for role in missing))
+            if extra:
+                await member.remove_roles(*(discord.Object(id=role) for role in extra))
             return True
 
 

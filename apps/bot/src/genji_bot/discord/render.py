@@ -55,13 +55,25 @@ def button(value: Button) -> discord.ui.Button[discord.ui.View]:
 
 
 def view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
-    """The message's components. Interactions are dispatched by the registered dynamic items
-    and persistent views, not by this view: callers stop it once the message is sent."""
+    """A persistent view with these buttons (None without any)."""
     if not buttons:
         return None
     rendered = discord.ui.View(timeout=None)
     for item in buttons:
         rendered.add_item(button(item))
+    return rendered
+
+
+def components(buttons: tuple[Button, ...]) -> discord.ui.View | None:
+    """The buttons of a message being sent or edited, as a view that is already stopped.
+
+    discord.py stores a live view it is given for the message it sends or edits, which would
+    replace (and, once stopped, remove) the persistent view registered for that message id.
+    Interactions belong to the registered views and dynamic items, so this one only renders.
+    """
+    rendered = view(buttons)
+    if rendered is not None:
+        rendered.stop()
     return rendered
 
 
@@ -73,7 +85,7 @@ def message_arguments(message: Outgoing) -> dict[str, Any]:
     }
     if message.embed is not None:
         arguments["embed"] = embed(message.embed)
-    rendered = view(message.buttons)
+    rendered = components(message.buttons)
     if rendered is not None:
         arguments["view"] = rendered
     return arguments
@@ -84,6 +96,6 @@ def edit_arguments(message: Outgoing) -> dict[str, Any]:
     return {
         "content": message.content or None,
         "embed": embed(message.embed) if message.embed is not None else None,
-        "view": view(message.buttons),
+        "view": components(message.buttons),
         "allowed_mentions": allowed_mentions(message.mentions),
     }

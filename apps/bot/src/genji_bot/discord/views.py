@@ -8,23 +8,27 @@ answered by the dynamic item whose template matches the custom id (genji_bot.dis
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import discord
-from genji_sdk.views import OpenView
+from genji_sdk.views import OpenView, ViewKind
 
 from genji_bot.discord import render
-from genji_bot.views.layouts import LAYOUTS
+from genji_bot.views.layouts import LAYOUTS, Layout
 
 log = logging.getLogger("genji.bot.views")
 
 
 class DiscordViewSink:
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(
+        self, client: discord.Client, layouts: Mapping[ViewKind, Layout] = LAYOUTS
+    ) -> None:
         self.client = client
+        self.layouts = layouts
         self._views: dict[int, discord.ui.View] = {}
 
     def attach(self, view: OpenView) -> None:
-        layout = LAYOUTS.get(view.kind)
+        layout = self.layouts.get(view.kind)
         if layout is None:
             log.debug(
                 "no layout for %s views; message %d relies on dynamic items",
