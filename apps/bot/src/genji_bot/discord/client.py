@@ -45,6 +45,13 @@ EXIT_LOGIN = 2
 MAX_RATELIMIT_WAIT = 30.0
 
 
+def _restore_ended(task: asyncio.Task[object]) -> None:
+    # Buttons keep working through the dynamic items; a failed restoration is an operator's
+    # problem to see, not a reason to stop consuming jobs.
+    if not task.cancelled() and task.exception() is not None:
+        log.error("persistent views were not restored: %r", task.exception())
+
+
 class GenjiBot(discord.Client):
     def __init__(self, settings: BotSettings, api: ApiClient) -> None:
         super().__init__(
@@ -76,6 +83,7 @@ class GenjiBot(discord.Client):
             restore_when_ready(self.api, self.views, self.wait_until_ready),
             name="restore-persistent-views",
         )
+        self.restore_task.add_done_callback(_restore_ended)
 
     def _worker_ended(self, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:
