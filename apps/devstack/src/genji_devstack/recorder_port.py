@@ -62,15 +62,10 @@ class ReplyLost(ConnectionResetError):
     """The request reached Discord; its reply did not reach the bot."""
 
 
-# Discord's epoch (2015-01-01) in milliseconds: recorded ids are shaped like real snowflakes.
-DISCORD_EPOCH_MS = 1_420_070_400_000
-
-
 def _new_id() -> int:
-    # A snowflake (fits bigint): milliseconds since Discord's epoch, then the pid and a
-    # per-process counter in the bits Discord gives to its worker, process and increment.
-    elapsed = time.time_ns() // 1_000_000 - DISCORD_EPOCH_MS
-    return (elapsed << 22) | ((os.getpid() % 1024) << 12) | (next(_ids) % 4096)
+    # Snowflake-sized (10**18 <= id < 2**63) and unique across processes: microseconds, then
+    # the pid and a per-process counter.
+    return (time.time_ns() // 1000) * 1000 + (os.getpid() % 10) * 100 + next(_ids) % 100
 
 
 class RecorderPort:
