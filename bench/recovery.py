@@ -1,4 +1,5 @@
-"""Recovery times with real worker processes (`python -m genji_worker bot`, recorder handlers)
+"""Recovery times with real worker processes (`python -m genji_devstack.recorder_worker bot`,
+recorder handlers)
 on a durable server.
 
   sigkill   two workers; the job's announce effect hangs, the worker running it is SIGKILLed,
@@ -47,8 +48,8 @@ from common import (
     until,
 )
 from genji_devstack.fleet import WorkerExited, WorkerFleet, WorkerProcess
+from genji_devstack.recorder import EffectRecorder
 from genji_queue.status import job_public_status
-from genji_worker.recorder import EffectRecorder
 
 DATABASE = "genji_bench_recovery"
 # Worker processes: production defaults except the polling fallback (seconds).

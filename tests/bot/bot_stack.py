@@ -43,7 +43,7 @@ __all__ = ("BotProcess", "BotStack", "eventually", "issue_bot_key", "registered_
 
 BOT_USER_ID = 10**18
 # The bot's key: every scope a handler uses, and not a superuser.
-BOT_SCOPES = frozenset(scopes.ALL - {scopes.JOBS_MANAGE})
+BOT_SCOPES = scopes.BOT
 FAST = {
     "GENJI_QUEUE_POLLING_FALLBACK": "0.3",
     "GENJI_QUEUE_DRAIN_TIMEOUT": "1",

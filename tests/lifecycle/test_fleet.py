@@ -35,6 +35,6 @@ async def test_until_registered_returns_once_the_liveness_row_exists(stack: Stac
 
 async def test_until_registered_reports_a_worker_that_exits(stack: Stack) -> None:
     worker = stack.fleet.start("nobody", stack.dsn)  # not an owner: the process refuses to run
-    with pytest.raises(WorkerExited, match="usage: python -m genji_worker"):
+    with pytest.raises(WorkerExited, match=r"usage: python -m genji_devstack\.recorder_worker"):
         await stack.fleet.until_registered(worker, deadline=20)
     assert worker.wait(5) == 1

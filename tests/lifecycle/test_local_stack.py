@@ -1,6 +1,6 @@
 """`just up` (genji_api.local_stack): each stack has its own effect recorder, serves the API
-with the key it prints, and prints the PIDs an operator signals instead of matching processes
-by name."""
+with the key it prints, runs the recorded bot (the real handlers, Discord recorded) with a key of
+its own, and prints the PIDs an operator signals instead of matching processes by name."""
 
 from __future__ import annotations
 
@@ -23,10 +23,19 @@ PIDS = {
     "api": re.compile(r"^API and API worker started \(pid (\d+)\)", re.MULTILINE),
     "ocr": re.compile(r"^fake OCR started \(pid (\d+)\)", re.MULTILINE),
 }
-COMMANDS = {"bot": "genji_worker bot", "api": "-m genji_api", "ocr": "genji_devstack.fake_ocr"}
+COMMANDS = {
+    "bot": "genji_devstack.recorded_bot",
+    "api": "-m genji_api",
+    "ocr": "genji_devstack.fake_ocr",
+}
 API = re.compile(r"^API: (http://\S+)", re.MULTILINE)
 KEY = re.compile(r"^local API key \(superuser\): (\S+)$", re.MULTILINE)
 RECORDER = re.compile(r"^effects are recorded in (\S+)/effects\.jsonl$", re.MULTILINE)
+RECORDED_BOT = re.compile(
+    r"^no DISCORD_TOKEN: the bot records Discord in (\S+) "
+    r"\(list it: python -m genji_devstack\.effects_report (\S+)\)$",
+    re.MULTILINE,
+)
 
 
 @dataclass
@@ -52,7 +61,7 @@ def start(tmp: Path, name: str) -> LocalStack:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL", "GENJI_RECORDER_DIR")
+        if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL", "GENJI_RECORDER_DIR", "DISCORD_TOKEN")
     }
     output = tmp / f"{name}.out"
     with output.open("wb") as out:
@@ -68,6 +77,11 @@ def start(tmp: Path, name: str) -> LocalStack:
 
 def command(pid: int) -> str:
     return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def environment(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode().split("=", 1) for item in raw if b"=" in item)
 
 
 def alive(pid: int) -> bool:
@@ -105,6 +119,17 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
                 assert missing.status_code == 404  # the printed key is accepted
                 schema = await client.get(f"{api.group(1)}/schema/openapi.json")
                 assert schema.status_code == 200
+            bot = environment(stack.pid("bot"))
+            assert bot["GENJI_API_URL"] == api.group(1)
+            assert bot["GENJI_API_KEY"] != key.group(1)
+            assert bot["GENJI_RECORDER_DIR"] == str(stack.recorder())
+            assert "QUEUE_DATABASE_URL" in bot and "DATABASE_URL" not in bot
+            async with httpx.AsyncClient(headers={"X-API-KEY": bot["GENJI_API_KEY"]}) as client:
+                views = await client.get(f"{api.group(1)}/api/v3/internal/views")
+                assert views.status_code == 200, views.text  # the bot's scopes
+            recorded = RECORDED_BOT.search(stack.text())
+            assert recorded, stack.text()
+            assert recorded.groups() == (str(stack.recorder()), str(stack.recorder()))
             assert stack.recorder().is_dir()
             assert stack.recorder().parent.name.startswith("genji-stack-")
 

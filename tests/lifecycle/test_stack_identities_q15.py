@@ -13,6 +13,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from genji_api.auth import scopes
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
 from harness import FAST_SETTINGS, Stack, eventually
 
@@ -96,6 +97,12 @@ async def test_q15_just_up_is_durable_with_production_logins(tmp_path: Path) -> 
                 "genji-api-worker": OWNER_ROLE,
             }
             assert await _settings(conn) == DURABLE
+            bot_key = await conn.fetchrow(
+                "SELECT t.is_superuser, t.scopes FROM auth.api_tokens t "
+                "JOIN auth.users u ON u.id = t.user_id WHERE u.username = 'genji-bot'"
+            )
+            assert bot_key is not None
+            assert (bot_key["is_superuser"], set(bot_key["scopes"])) == (False, set(scopes.BOT))
         finally:
             await conn.close()
         worker = await asyncpg.connect(

@@ -24,7 +24,7 @@ INHERITED_CREDENTIALS = ("DATABASE_URL", "QUEUE_DATABASE_URL", "QUEUE_DATABASE_P
 def _start_bot(tmp_path: Path, db: Database, server: Server, **env: str) -> subprocess.Popen[str]:
     base = {k: v for k, v in os.environ.items() if k not in INHERITED_CREDENTIALS}
     return subprocess.Popen(
-        [sys.executable, "-m", "genji_worker", "bot"],
+        [sys.executable, "-m", "genji_devstack.recorder_worker", "bot"],
         env={
             **base,
             # The database's location only: the bot adds the worker login itself.

@@ -9,14 +9,17 @@ owner, and the worker login gets QUEUE_DATABASE_PASSWORD (or a generated passwor
 it nor QUEUE_DATABASE_URL is set).
 
 After migrating it applies `db/seeds/local.sql` and issues a superuser API key for the seeded
-`local` user, printed once with the API's URL and OpenAPI pages. Children: the fake OCR
-service on loopback, the bot worker (its handlers record their effects in GENJI_RECORDER_DIR,
-by default a directory of this stack's own, removed when the stack stops) and the API process
-(`python -m genji_api`: uvicorn and the API worker). A child that dies is restarted the way a
-process manager would (but not one whose login is refused). Stays in the foreground until
-Ctrl-C or SIGTERM, then stops the children (graceful drain) and the cluster. It prints the PIDs
-of its own process, the PostgreSQL postmaster and each child, so an operator can signal exactly
-those.
+`local` user, printed once with the API's URL and OpenAPI pages, and the bot's own key (every
+scope but jobs:manage, not a superuser), handed to the bot only. Children: the fake OCR service
+on loopback, the bot and the API process (`python -m genji_api`: uvicorn and the API worker).
+The bot is `python -m genji_bot` when DISCORD_TOKEN is set; otherwise it is
+`python -m genji_devstack.recorded_bot`: the real handlers, with Discord recorded in
+GENJI_RECORDER_DIR (by default a directory of this stack's own, removed when the stack stops;
+`python -m genji_devstack.effects_report <dir>` lists what it holds). A child that dies is
+restarted the way a process manager would (but not one whose login is refused). Stays in the
+foreground until Ctrl-C or SIGTERM, then stops the children (graceful drain) and the cluster. It
+prints the PIDs of its own process, the PostgreSQL postmaster and each child, so an operator can
+signal exactly those.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from genji_devstack.roles import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, login_dsn
 from genji_worker.process import EXIT_LOGIN, worker_dsn
 
+from genji_api.auth import scopes
 from genji_api.auth.keys import KEY_PREFIX_CHARS, key_digest, new_api_key
 from genji_api.migrate import MigrationRoleError, apply_plan
 
@@ -90,17 +94,34 @@ def _free_port() -> int:
         return port
 
 
-def _seed(dsn: str) -> str:
-    """Apply the local seed rows and issue this stack's superuser API key (shown once)."""
+def _issue_key(
+    conn: psycopg.Connection[tuple[object, ...]],
+    username: str,
+    *,
+    superuser: bool,
+    granted: frozenset[str],
+) -> str:
     api_key = new_api_key()
+    conn.execute(
+        "INSERT INTO auth.users (username) VALUES (%s) ON CONFLICT (username) DO NOTHING",
+        (username,),
+    )
+    conn.execute(
+        "INSERT INTO auth.api_tokens (user_id, key_hash, key_prefix, is_superuser, scopes) "
+        "SELECT id, %s, %s, %s, %s FROM auth.users WHERE username = %s",
+        (key_digest(api_key), api_key[:KEY_PREFIX_CHARS], superuser, sorted(granted), username),
+    )
+    return api_key
+
+
+def _seed(dsn: str) -> tuple[str, str]:
+    """Apply the local seed rows and issue this stack's keys: the superuser's (shown once) and
+    the bot's (never shown)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(SEEDS.read_text())
-        conn.execute(
-            "INSERT INTO auth.api_tokens (user_id, key_hash, key_prefix, is_superuser) "
-            "SELECT id, %s, %s, true FROM auth.users WHERE username = 'local'",
-            (key_digest(api_key), api_key[:KEY_PREFIX_CHARS]),
-        )
-    return api_key
+        local = _issue_key(conn, "local", superuser=True, granted=frozenset())
+        bot = _issue_key(conn, "genji-bot", superuser=False, granted=scopes.BOT)
+    return local, bot
 
 
 def _wait_until_serving(url: str, deadline: float = 60.0) -> None:
@@ -187,15 +208,18 @@ def main() -> int:
             _set_stale_heartbeat(dsn, float(stale))
         print(f"database ready: {hint}", flush=True)
 
-        api_key = _seed(dsn)
+        api_key, bot_key = _seed(dsn)
+        recorded = not os.environ.get("DISCORD_TOKEN")
         recorder = os.environ.get("GENJI_RECORDER_DIR") or _own_recorder(stack)
         # The bot's environment never carries the owner's connection string.
         base = {
             k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL")
         }
         base["GENJI_RECORDER_DIR"] = recorder
+        base["BOT_USER_ID"] = str(BOT_USER_ID)
         bot_dsn = queue_url or worker_dsn(dsn, password)
         ocr_port, api_port = _free_port(), _free_port()
+        url = f"http://127.0.0.1:{api_port}"
         processes = Processes()
         stack.callback(processes.stop)
         processes.start(
@@ -205,8 +229,13 @@ def main() -> int:
         )
         processes.start(
             "bot worker",
-            [sys.executable, "-m", "genji_worker", "bot"],
-            {**base, "QUEUE_DATABASE_URL": bot_dsn},
+            [sys.executable, "-m", "genji_devstack.recorded_bot" if recorded else "genji_bot"],
+            {
+                **base,
+                "QUEUE_DATABASE_URL": bot_dsn,
+                "GENJI_API_URL": url,
+                "GENJI_API_KEY": bot_key,
+            },
         )
         processes.start(
             "API and API worker",
@@ -216,14 +245,18 @@ def main() -> int:
                 "DATABASE_URL": dsn,
                 "API_PORT": str(api_port),
                 "OCR_URL": f"http://127.0.0.1:{ocr_port}",
-                "BOT_USER_ID": str(BOT_USER_ID),
             },
         )
-        url = f"http://127.0.0.1:{api_port}"
         print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
         try:
             _wait_until_serving(url)
             print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
+            if recorded:
+                print(
+                    f"no DISCORD_TOKEN: the bot records Discord in {recorder} "
+                    f"(list it: python -m genji_devstack.effects_report {recorder})",
+                    flush=True,
+                )
             print(f"API: {url}  (OpenAPI: {url}/schema/swagger, {url}/schema/openapi.json)")
             print(f"local API key (superuser): {api_key}", flush=True)
             while True:

@@ -16,10 +16,12 @@ from genji_api.notifications.routes import NotificationsController
 from genji_api.playtests.routes import PlaytestsController
 from genji_api.tournaments.admin_routes import TournamentAdminController
 from genji_api.tournaments.completion_routes import TournamentCompletionsController
+from genji_api.views.routes import InternalViewsController
 from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    InternalViewsController,
     EffectSendsController,
     CompletionsController,
     GuidesController,

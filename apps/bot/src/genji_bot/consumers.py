@@ -2,7 +2,9 @@
 
 A consumer is `async def handle(payload: <the event's payload type>, job: JobRun) -> None`.
 `JobRun` is what one execution of one job may use: its context, the API bound to it, the Discord
-port, the settings, and the checkpoints around effects. `bot_handlers` turns the registered
+port, the settings, the checkpoints around effects, and the process's persistent views
+(`job.views.register(OpenView(...))` after posting a message with live buttons,
+`job.views.retire(message_id)` once its record is resolved). `bot_handlers` turns the registered
 consumers into the worker's handlers and refuses to start unless every bot entrypoint has
 exactly one.
 """
@@ -22,6 +24,7 @@ from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints, Stage
 from genji_bot.effects.port import DiscordPort, Outgoing, Sent, Target
 from genji_bot.effects.sends import Mirror, send_once, skip_send
 from genji_bot.settings import BotSettings
+from genji_bot.views.registry import ViewRegistry
 
 P = TypeVar("P", bound=msgspec.Struct)
 
@@ -34,6 +37,7 @@ class BotServices:
     port: DiscordPort
     settings: BotSettings
     checkpoints: Checkpoints = field(default_factory=NoCheckpoints)
+    views: ViewRegistry = field(default_factory=ViewRegistry)
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class JobRun:
     port: DiscordPort
     settings: BotSettings
     checkpoints: Checkpoints
+    views: ViewRegistry = field(default_factory=ViewRegistry)
 
     async def send(
         self, effect: str, target: Target, message: Outgoing, *, mirror: Mirror | None = None
@@ -100,6 +105,7 @@ def bot_handlers(
                 port=services.port,
                 settings=services.settings,
                 checkpoints=services.checkpoints,
+                views=services.views,
             )
             await consumer(payload, run)
 

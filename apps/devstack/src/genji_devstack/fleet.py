@@ -1,4 +1,5 @@
-"""Worker processes as deployed: `python -m genji_worker bot|api`, each with its own log file.
+"""Worker processes with the production runtime and recorder handlers
+(`python -m genji_devstack.recorder_worker bot|api`), each with its own log file.
 
 Lifecycle tests and benchmarks start, watch, kill and stop their workers through this module.
 A worker's environment carries only what the caller gives it: queue settings, database URLs
@@ -113,7 +114,7 @@ class WorkerFleet:
         log_path = self.logdir / f"worker-{len(self.workers)}.log"
         with log_path.open("wb") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "genji_worker", owner],
+                [sys.executable, "-m", "genji_devstack.recorder_worker", owner],
                 env=environment,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -1,7 +1,7 @@
 """The Discord port and checkpoints of the bot, recorded on disk instead of sent to Discord.
 
 Runs inside the bot process for tests and for local runs without a bot token. Every boundary of
-every effect is appended (and fsynced) to the recorder's effects.jsonl (genji_worker.recorder's
+every effect is appended (and fsynced) to the recorder's effects.jsonl (genji_devstack.recorder's
 format: `start` before, `done` after), and every Discord operation to discord.jsonl with the ids
 it returned, so the evidence survives SIGKILL of the bot.
 
@@ -46,7 +46,8 @@ from genji_bot.effects.port import (
 )
 from genji_sdk import JobContext
 from genji_sdk.failures import DependencyUnavailable
-from genji_worker.recorder import (
+
+from genji_devstack.recorder import (
     EffectFailed,
     EffectRecorder,
     append_line,

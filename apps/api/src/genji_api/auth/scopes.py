@@ -40,6 +40,9 @@ ALL: Final = frozenset(
     }
 )
 
+# The bot's key: every scope its handlers use; recovery administration stays with operators.
+BOT: Final = ALL - {JOBS_MANAGE}
+
 
 def required(*scopes: str) -> dict[str, object]:
     """Route `opt` naming the scopes a non-superuser key needs (all of them)."""

@@ -12,9 +12,9 @@ import asyncpg
 import msgspec
 from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_sdk import REGISTRY, EventRegistry, JobContext, Owner
-
 from genji_worker.executor import Handler
-from genji_worker.recorder import EffectRecorder
+
+from genji_devstack.recorder import EffectRecorder
 
 
 async def tally_once(dsn: str, context: JobContext) -> None:

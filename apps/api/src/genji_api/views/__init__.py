@@ -1,0 +1,1 @@
+"""The messages whose persistent views the bot restores at start-up."""

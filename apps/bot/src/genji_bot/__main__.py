@@ -1,0 +1,43 @@
+"""`python -m genji_bot`: the Discord bot with its queue worker (DISCORD_TOKEN is required).
+
+Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
+same queue worker and handlers with the recorder in place of Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+from genji_worker.process import QueueLoginError, queue_dsn
+
+from genji_bot.discord.client import EXIT_LOGIN, run_bot
+from genji_bot.settings import bot_settings_from_env
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set, so the bot cannot connect to Discord. To run the bot's queue "
+    "worker and handlers with the effect recorder instead, use "
+    "`python -m genji_devstack.recorded_bot` (GENJI_RECORDER_DIR names its directory)."
+)
+
+
+def main() -> int:
+    if not os.environ.get("DISCORD_TOKEN"):
+        print(NO_TOKEN, file=sys.stderr)
+        return EXIT_LOGIN
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("pgqueuer").setLevel(logging.WARNING)
+    settings = bot_settings_from_env()
+    try:
+        queue_dsn("bot")
+    except QueueLoginError as error:
+        logging.getLogger("genji.queue").error("bot queue worker cannot log in: %s", error)
+        return EXIT_LOGIN
+    assert settings.discord_token is not None
+    return asyncio.run(run_bot(settings, settings.discord_token))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The bot process: the discord.py client, the queue worker, and persistent views.
+
+In the setup hook (after login, before the gateway is ready) the client loads the feature
+modules, registers the dynamic items and connects the view registry to discord.py's view store,
+and only then starts the queue worker as a supervised task. Restoration of persistent views runs
+beside it once the gateway is ready and the API answers; it never waits for the queue's backlog.
+
+Stopping: SIGTERM/SIGINT reach the worker's supervisor (genji_worker.process.serve), which stops
+claiming and drains; when the worker task ends the Discord connection is closed, so transports
+close after the queue. A worker that dies stops the process with a non-zero status (its manager
+restarts it), never leaving a connected bot that consumes nothing; a Discord connection that ends
+on its own drains the worker and exits non-zero too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+
+import asyncpg
+import discord
+
+from genji_bot.api import ApiClient
+from genji_bot.consumers import BotServices
+from genji_bot.discord.components import DYNAMIC_ITEMS
+from genji_bot.discord.port import DiscordPort
+from genji_bot.discord.views import DiscordViewSink
+from genji_bot.features import load_features
+from genji_bot.settings import BotSettings
+from genji_bot.views.registry import ViewRegistry
+from genji_bot.views.restore import restore_when_ready
+from genji_bot.worker import run_bot_worker
+
+log = logging.getLogger("genji.bot")
+
+# Exit statuses: a worker or Discord connection that died (restart it), and credentials that a
+# restart will not fix (the same value as genji_worker.process.EXIT_LOGIN).
+EXIT_DIED = 1
+EXIT_LOGIN = 2
+# Rate limits longer than this surface as RateLimited (the job is deferred) instead of
+# holding a handler inside discord.py.
+MAX_RATELIMIT_WAIT = 30.0
+
+
+def _restore_ended(task: asyncio.Task[object]) -> None:
+    # Buttons keep working through the dynamic items; a failed restoration is an operator's
+    # problem to see, not a reason to stop consuming jobs.
+    if not task.cancelled() and task.exception() is not None:
+        log.error("persistent views were not restored: %r", task.exception())
+
+
+class GenjiBot(discord.Client):
+    def __init__(self, settings: BotSettings, api: ApiClient) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            # Every send and edit passes its own; this only covers anything that does not.
+            allowed_mentions=discord.AllowedMentions.none(),
+            max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+        )
+        self.settings = settings
+        self.api = api
+        self.views = ViewRegistry()
+        self.worker_task: asyncio.Task[None] | None = None
+        self.restore_task: asyncio.Task[object] | None = None
+
+    async def setup_hook(self) -> None:
+        load_features()
+        if DYNAMIC_ITEMS:
+            self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.views.connect(DiscordViewSink(self))
+        services = BotServices(
+            api=self.api,
+            port=DiscordPort(self, self.settings.guild_id),
+            settings=self.settings,
+            views=self.views,
+        )
+        self.worker_task = asyncio.create_task(run_bot_worker(services), name="bot-queue-worker")
+        self.worker_task.add_done_callback(self._worker_ended)
+        self.restore_task = asyncio.create_task(
+            restore_when_ready(self.api, self.views, self.wait_until_ready),
+            name="restore-persistent-views",
+        )
+        self.restore_task.add_done_callback(_restore_ended)
+
+    def _worker_ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.critical("bot queue worker died: %r; stopping the process", task.exception())
+        if self.restore_task is not None:
+            self.restore_task.cancel()
+        if not self.is_closed():
+            task.get_loop().create_task(self.close())
+
+    def exit_status(self) -> int:
+        task = self.worker_task
+        if task is None or task.cancelled():
+            return EXIT_DIED
+        error = task.exception()
+        if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
+            return EXIT_LOGIN
+        return EXIT_DIED if error is not None else 0
+
+
+async def run_bot(settings: BotSettings, token: str) -> int:
+    api = ApiClient(settings.api_url, settings.api_key, timeout=settings.api_timeout_seconds)
+    client = GenjiBot(settings, api)
+    try:
+        async with client:
+            await client.start(token)
+    except discord.LoginFailure as error:
+        log.error("Discord refused the bot's token: %s", error)
+        await api.aclose()
+        return EXIT_LOGIN
+    worker = client.worker_task
+    if worker is not None and not worker.done():
+        # Discord ended first: drain the worker the way SIGTERM does, then report it.
+        log.critical("the Discord connection ended; draining the queue worker")
+        os.kill(os.getpid(), signal.SIGTERM)
+        with contextlib.suppress(Exception):
+            await worker
+        return EXIT_DIED
+    return client.exit_status()

@@ -1,0 +1,1 @@
+"""Persistent views: one per message with live buttons, registered once per process."""
