@@ -43,4 +43,5 @@ async def get_rank(database: Database, user_id: int) -> SkillRankResponse:
     difficulties = await database.read(lambda conn: _difficulties(conn, user_id))
     if difficulties is None:
         raise NotFoundError(f"No user found with id: {user_id}")
-    return SkillRankResponse(user_id=user_id, rank=rank_of(difficulties))
+    rank = rank_of(difficulties)
+    return SkillRankResponse(user_id=user_id, rank=rank, ranked=rank != UNRANKED)

@@ -41,6 +41,10 @@ class _Created(msgspec.Struct, frozen=True):
     id: int
 
 
+class _NewsfeedCreated(msgspec.Struct, frozen=True):
+    newsfeed_id: int
+
+
 class _Reward(msgspec.Struct, frozen=True):
     xp_type: str | None
     rank: int | None
@@ -55,6 +59,7 @@ class _Mastery(msgspec.Struct, frozen=True):
 
 class _Rank(msgspec.Struct, frozen=True):
     rank: str
+    ranked: bool
 
 
 class _PostUpvotes(msgspec.Struct, frozen=True):
@@ -153,7 +158,7 @@ async def _announce(view: CompletionView, job: JobRun) -> None:
                 "name": view.name,
                 "difficulty": view.difficulty,
             },
-            type=_Created,
+            type=_NewsfeedCreated,
         )
     mastery = await job.api.effect(
         "POST",
@@ -182,9 +187,10 @@ async def _announce(view: CompletionView, job: JobRun) -> None:
 
 async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
     """Make the member hold the role of their current rank, read now, and no other skill role;
-    a gained role is announced (receipts keyed by the rank) before it is given."""
+    a gained rank is announced (receipts keyed by the rank) before its role is given."""
     roles = job.settings.skill_roles
-    rank = (await job.api.get(f"/users/{user_id}/rank", _Rank)).rank
+    current = await job.api.get(f"/users/{user_id}/rank", _Rank)
+    rank = current.rank
     held = await job.port.member_roles(user_id)
     if held is None:
         log.info("user %s is not in the guild; skill roles left alone", user_id)
@@ -193,13 +199,13 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
     wanted = frozenset() if target is None else frozenset({target})
     add = wanted - held
     remove = (roles.all() - wanted) & held
-    if add:
+    if add and current.ranked:
         await job.api.effect(
             "POST",
             "/newsfeed",
             f"newsfeed:role:{rank}",
             json={"type": "role", "user_id": user_id, "name": name, "added": [rank]},
-            type=_Created,
+            type=_NewsfeedCreated,
         )
         await _notify(
             job,
