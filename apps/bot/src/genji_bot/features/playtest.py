@@ -158,14 +158,14 @@ async def _vote_changed(job: JobRun, thread_id: int, voter_id: int, cast: float 
             log.warning("playtest %s: thread %s is gone", state.id, thread_id)
             return
         await job.step("thread:unarchive", "after")
-    await _refresh_view(job, state, thread_id)
     transition = transition_id(job)
+    message = cards.vote_removed(voter_id) if cast is None else cards.vote_cast(voter_id, cast)
+    await job.send(f"thread:vote:{transition}", Channel(thread_id), message)
     if cast is not None and not state.completed and len(state.votes) == cards.FINALIZE_VOTES:
         await job.send(
             f"thread:finalizable:{transition}", Channel(thread_id), cards.finalizable(state)
         )
-    message = cards.vote_removed(voter_id) if cast is None else cards.vote_cast(voter_id, cast)
-    await job.send(f"thread:vote:{transition}", Channel(thread_id), message)
+    await _refresh_view(job, state, thread_id)
 
 
 @queue_consumer("api.playtest.vote.cast")
@@ -251,6 +251,6 @@ async def playtest_reset(payload: PlaytestResetEvent, job: JobRun) -> None:
             state.reset_generation,
         )
         return
-    await _refresh_view(job, state, payload.thread_id)
     await _notify_creator(job, state, payload.thread_id, cards.reset_notice(state, payload.reason))
+    await _refresh_view(job, state, payload.thread_id)
     await _delete_verification(job, state)
