@@ -139,9 +139,6 @@ async def playtest_created(payload: PlaytestCreatedEvent, job: JobRun) -> None:
         )
         assert sent is not None and sent.thread_id is not None
         thread_id = sent.thread_id
-    await job.api.effect(
-        "PATCH", f"/maps/playtests/{state.id}", "playtest:thread", json={"thread_id": thread_id}
-    )
     if state.hidden:
         await job.api.effect("PATCH", f"/maps/{state.code}", "map:unhide", json={"hidden": False})
     await _refresh_view(job, msgspec.structs.replace(state, thread_id=thread_id), thread_id)
