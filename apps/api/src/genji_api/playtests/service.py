@@ -34,6 +34,9 @@ from genji_api.playtests.models import (
 from genji_api.playtests.threads import bind
 from genji_api.playtests.transitions import record
 
+# The number of votes that makes a playtest finalizable.
+FINALIZE_VOTES = 5
+
 
 async def bind_thread(
     database: Database, playtest_id: int, request: ThreadBindRequest
@@ -92,12 +95,17 @@ async def cast_vote(
             raise BadRequestError(error.args[0] if error.args else str(error)) from None
         except asyncpg.ForeignKeyViolationError:
             raise NotFoundError(f"No user found with id: {user_id}") from None
+        # The vote that first brings the playtest to the finalize count (since its last reset)
+        # is marked, so its creators are told once however often the count is reached again.
+        votes = await repository.vote_count(conn, thread_id)
+        earlier = await repository.finalizable_vote(conn, meta["id"])
+        finalizable = votes == FINALIZE_VOTES and earlier is None
         return await record(
             conn,
             playtest_id=meta["id"],
             kind="vote_cast",
             actor_id=user_id,
-            details={"difficulty": request.difficulty},
+            details={"difficulty": request.difficulty, "finalizable": finalizable},
             payload=lambda _: PlaytestVoteCastEvent(
                 voter_id=user_id, difficulty_value=request.difficulty, thread_id=thread_id
             ),

@@ -158,7 +158,7 @@ async def _vote_changed(job: JobRun, thread_id: int, voter_id: int, cast: float 
     transition = transition_id(job)
     message = cards.vote_removed(voter_id) if cast is None else cards.vote_cast(voter_id, cast)
     await job.send(f"thread:vote:{transition}", Channel(thread_id), message)
-    if cast is not None and not state.completed and len(state.votes) == cards.FINALIZE_VOTES:
+    if state.finalizable_vote_id == transition and not state.completed:
         await job.send(
             f"thread:finalizable:{transition}", Channel(thread_id), cards.finalizable(state)
         )
