@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import asyncpg
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import (
@@ -17,49 +19,53 @@ from genji_api.database import Database
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.maps import repository as maps
-from genji_api.playtests import repository
+from genji_api.playtests import reads, repository
 from genji_api.playtests.difficulty import label_of, midpoint
 from genji_api.playtests.models import (
     ApproveRequest,
     ForceAcceptRequest,
     ForceDenyRequest,
     PlaytestResponse,
+    PlaytestStateResponse,
     ResetRequest,
     ThreadBindRequest,
     VoteRequest,
 )
+from genji_api.playtests.threads import bind
 from genji_api.playtests.transitions import record
+
+# The number of votes that makes a playtest finalizable.
+FINALIZE_VOTES = 5
 
 
 async def bind_thread(
     database: Database, playtest_id: int, request: ThreadBindRequest
 ) -> PlaytestResponse:
     """Record the playtest's forum thread; the same thread again changes nothing."""
+    return await database.transaction(
+        lambda conn: bind(conn, playtest_id, request.thread_id, request.verification_id)
+    )
 
-    async def work(conn: asyncpg.Connection) -> PlaytestResponse:
-        meta = await repository.lock_meta(conn, playtest_id)
-        if meta is None:
-            raise NotFoundError(f"No playtest found with id: {playtest_id}")
-        if meta["thread_id"] is not None and meta["thread_id"] != request.thread_id:
-            raise ConflictError(
-                f"Playtest {playtest_id} is already bound to thread {meta['thread_id']}."
-            )
-        try:
-            await repository.bind_thread(
-                conn, playtest_id, request.thread_id, request.verification_id
-            )
-        except asyncpg.UniqueViolationError:
-            raise ConflictError(
-                f"Thread {request.thread_id} already belongs to another playtest."
-            ) from None
-        return PlaytestResponse(
-            id=playtest_id,
-            map_id=meta["map_id"],
-            thread_id=request.thread_id,
-            verification_id=request.verification_id or meta["verification_id"],
-        )
 
-    return await database.transaction(work)
+async def current_state(
+    database: Database, *, playtest_id: int | None = None, thread_id: int | None = None
+) -> PlaytestStateResponse:
+    found = await database.read(
+        lambda conn: reads.state(conn, playtest_id=playtest_id, thread_id=thread_id)
+    )
+    if found is None:
+        if thread_id is not None:
+            raise NotFoundError(f"No playtest found for thread: {thread_id}")
+        raise NotFoundError(f"No playtest found with id: {playtest_id}")
+    return found
+
+
+async def _recipients(conn: asyncpg.Connection, map_id: int, thread_id: int) -> dict[str, Any]:
+    """Who a verdict rewards, persisted with it so a replay rewards the same users."""
+    return {
+        "creator_ids": await repository.creator_ids(conn, map_id),
+        "voter_ids": await repository.voter_ids(conn, thread_id),
+    }
 
 
 async def _by_thread(conn: asyncpg.Connection, thread_id: int) -> asyncpg.Record:
@@ -89,12 +95,17 @@ async def cast_vote(
             raise BadRequestError(error.args[0] if error.args else str(error)) from None
         except asyncpg.ForeignKeyViolationError:
             raise NotFoundError(f"No user found with id: {user_id}") from None
+        # The vote that first brings the playtest to the finalize count (since its last reset)
+        # is marked, so its creators are told once however often the count is reached again.
+        votes = await repository.vote_count(conn, thread_id)
+        earlier = await repository.finalizable_vote(conn, meta["id"])
+        finalizable = votes == FINALIZE_VOTES and earlier is None
         return await record(
             conn,
             playtest_id=meta["id"],
             kind="vote_cast",
             actor_id=user_id,
-            details={"difficulty": request.difficulty},
+            details={"difficulty": request.difficulty, "finalizable": finalizable},
             payload=lambda _: PlaytestVoteCastEvent(
                 voter_id=user_id, difficulty_value=request.difficulty, thread_id=thread_id
             ),
@@ -141,7 +152,7 @@ async def approve(
             playtest_id=meta["id"],
             kind="approve",
             actor_id=request.verifier_id,
-            details={"raw_difficulty": raw},
+            details={"raw_difficulty": raw, **await _recipients(conn, meta["map_id"], thread_id)},
             payload=lambda _: PlaytestApprovedEvent(
                 verifier_id=request.verifier_id,
                 difficulty=label_of(raw),
@@ -168,7 +179,11 @@ async def force_accept(
             playtest_id=meta["id"],
             kind="force_accept",
             actor_id=request.verifier_id,
-            details={"difficulty": request.difficulty, "raw_difficulty": raw},
+            details={
+                "difficulty": request.difficulty,
+                "raw_difficulty": raw,
+                **await _recipients(conn, meta["map_id"], thread_id),
+            },
             payload=lambda _: PlaytestForceAcceptedEvent(
                 difficulty=request.difficulty,
                 verifier_id=request.verifier_id,
