@@ -27,6 +27,23 @@ class Channels:
     job_alerts: int = 1_000_000_000_000_000_008
 
 
+def _placeholder_roles(base: int, count: int) -> tuple[int, ...]:
+    return tuple(base + n for n in range(count))
+
+
+@dataclass(frozen=True)
+class RankRoles:
+    """Role ids of the 20 main rank tiers (lowest first) and of prestige 1, 2, ... (env
+    RANK_ROLE_IDS / PRESTIGE_ROLE_IDS, comma-separated)."""
+
+    main_tiers: tuple[int, ...] = _placeholder_roles(1_000_000_000_000_100_000, 20)
+    prestige: tuple[int, ...] = _placeholder_roles(1_000_000_000_000_200_001, 10)
+
+    @property
+    def managed(self) -> frozenset[int]:
+        return frozenset(self.main_tiers) | frozenset(self.prestige)
+
+
 @dataclass(frozen=True)
 class BotSettings:
     api_url: str
@@ -36,6 +53,7 @@ class BotSettings:
     bot_user_id: int = 10**18
     alert_recipient_id: int = DEFAULT_ALERT_RECIPIENT
     channels: Channels = field(default_factory=Channels)
+    rank_roles: RankRoles = field(default_factory=RankRoles)
     api_timeout_seconds: float = 10.0
 
 
@@ -46,6 +64,18 @@ def _channels(environ: Mapping[str, str]) -> Channels:
         if raw:
             values[item.name] = int(raw)
     return Channels(**values)
+
+
+def _ids(raw: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in raw.split(",") if part.strip())
+
+
+def _rank_roles(environ: Mapping[str, str]) -> RankRoles:
+    values = {}
+    for name, variable in (("main_tiers", "RANK_ROLE_IDS"), ("prestige", "PRESTIGE_ROLE_IDS")):
+        if environ.get(variable):
+            values[name] = _ids(environ[variable])
+    return RankRoles(**values)
 
 
 def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSettings:
@@ -66,6 +96,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         api_key=key,
         discord_token=environ.get("DISCORD_TOKEN") or None,
         channels=_channels(environ),
+        rank_roles=_rank_roles(environ),
         api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
         **optional,
     )
