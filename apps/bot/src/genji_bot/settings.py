@@ -36,6 +36,8 @@ class BotSettings:
     bot_user_id: int = 10**18
     alert_recipient_id: int = DEFAULT_ALERT_RECIPIENT
     channels: Channels = field(default_factory=Channels)
+    tournament_ping_role_id: int | None = None
+    """The role pinged by tournament announcements (TOURNAMENT_PING_ROLE_ID); none by default."""
     api_timeout_seconds: float = 10.0
 
 
@@ -58,6 +60,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
             ("guild_id", "DISCORD_GUILD_ID"),
             ("bot_user_id", "BOT_USER_ID"),
             ("alert_recipient_id", "JOB_ALERT_RECIPIENT_ID"),
+            ("tournament_ping_role_id", "TOURNAMENT_PING_ROLE_ID"),
         )
         if environ.get(variable)
     }
