@@ -80,7 +80,9 @@ async def completion_row(stack: BotStack, completion_id: int) -> dict[str, Any]:
 
 
 async def ledgers(stack: BotStack, run: Run) -> dict[str, Any]:
-    """Every durable result a verdict workflow can leave for the run's player."""
+    """Every durable result a verdict workflow can leave for the run's player, once the work
+    it caused downstream (its XP grant's consumer) has settled too."""
+    await stack.until_quiet()
     owner = stack.owner
     xp = await owner.fetch(
         "SELECT type, grant_key FROM lootbox.xp_grants WHERE user_id = $1 ORDER BY id",
@@ -135,12 +137,18 @@ def sends_of(stack: BotStack, job_id: str) -> dict[str, int]:
 
 def first_world_record(run: Run) -> dict[str, Any]:
     """The ledgers after the player's first verified run on a fresh official map: world-record
-    XP, the record and role newsfeed entries, the verdict, mastery and role notifications."""
+    XP, the record and role newsfeed entries, the verdict, mastery and role notifications, and
+    the XP grant consumer's notice."""
     return {
         "xp": [("World Record", f"world-record:{run.map_id}:{run.user_id}")],
         "xp_total": 50,
         "newsfeed": {"record": 1, "role": 1},
-        "notifications": {"verification_approved": 1, "mastery_earned": 1, "skill_role_update": 1},
+        "notifications": {
+            "verification_approved": 1,
+            "mastery_earned": 1,
+            "skill_role_update": 1,
+            "xp_gain": 1,
+        },
         "mastery": "Bronze",
     }
 

@@ -39,12 +39,13 @@ async def test_a_verified_world_record_runs_the_whole_workflow_once(stack: BotSt
         card_id = (await flow.completion_row(stack, completion_id))["verification_id"]
         job_id = await flow.verdict(stack, completion_id, run, verified=True)
         await stack.until_status(job_id, "succeeded")
+        ledgers = await flow.ledgers(stack, run)
 
     row = await flow.completion_row(stack, completion_id)
     announced = stack.recorder.sends(destination=flow.COMPLETIONS)
     assert [a["message_id"] for a in announced] == [row["message_id"]]
     assert row["wr_xp_check"] is True
-    assert await flow.ledgers(stack, run) == flow.first_world_record(run)
+    assert ledgers == flow.first_world_record(run)
     assert await flow.receipts(stack, job_id) == flow.VERIFIED_RECEIPTS
     assert flow.sends_of(stack, job_id) == flow.VERIFIED_SENDS
     assert card_id not in stack.recorder.messages()
@@ -81,6 +82,7 @@ async def test_a_stale_verdict_applies_nothing(stack: BotStack) -> None:
     async with stack.worker():
         await stack.until_status(verify_job, "succeeded")
         await stack.until_status(reject_job, "succeeded")
+        await stack.until_quiet()
     assert await flow.receipts(stack, verify_job) == {}
     assert flow.sends_of(stack, verify_job) == {}
     assert (await flow.ledgers(stack, run))["xp"] == []

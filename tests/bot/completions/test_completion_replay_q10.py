@@ -28,6 +28,7 @@ async def test_q10_a_retried_verdict_repeats_no_effect(stack: BotStack, effect: 
         await stack.until_status(submitted["job_status"]["id"], "succeeded")
         job_id = await flow.verdict(stack, submitted["completion_id"], run, verified=True)
         await stack.until_status(job_id, "succeeded")
+        await stack.until_quiet()
 
     assert stack.recorder.recorder.count(effect, "failed", job_id=job_id) == 1
     assert await flow.ledgers(stack, run) == flow.first_world_record(run)
@@ -55,6 +56,7 @@ async def test_q10_world_record_xp_is_granted_once_per_map_and_player(stack: Bot
         faster = await flow.pending_run(stack, run, 90.0)
         faster_job = await flow.verdict(stack, faster, run, verified=True)
         await stack.until_status(faster_job, "succeeded")
+        await stack.until_quiet()
 
     xp = (await flow.ledgers(stack, run))["xp"]
     assert [xp_type for xp_type, _ in xp] == ["World Record"]

@@ -198,12 +198,13 @@ class RecorderPort:
     async def send(self, target: Target, message: Outgoing) -> Sent:
         current = _current.get()
         action = self._action(*current) if current else "complete"
-        if action == "forbidden":
+        if action == "forbidden" or (
+            isinstance(target, DirectMessage) and target.user_id in self._absent()
+        ):
+            self._log({"op": "refused", **self._who(), "destination": destination_of(target)})
             raise Forbidden(f"{destination_of(target)} refuses messages")
         if action == "not-sent":
             raise NotSent("connection refused")
-        if isinstance(target, DirectMessage) and target.user_id in self._absent():
-            raise Forbidden(f"user {target.user_id} cannot be messaged")
         message_id = _new_id()
         if isinstance(target, NewForumThread):
             sent = Sent(channel_id=message_id, message_id=message_id, thread_id=message_id)
