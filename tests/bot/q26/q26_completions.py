@@ -47,7 +47,7 @@ async def _autoverification_failed_check(flow: Flow, run: dict[str, Any]) -> Non
     flow.sent_once(job, channel(flow.channels.job_alerts))
 
 
-async def _submission_check(flow: Flow, body: dict[str, Any]) -> None:
+async def check_submission(flow: Flow, body: dict[str, Any]) -> None:
     job = await flow.consumed_job("api.completion.submission")
     card = flow.sent_once(job, channel(flow.channels.verification_queue))
     stored = await flow.env.owner.fetchval(
@@ -105,16 +105,14 @@ async def _verification_delete_produce(flow: Flow) -> int:
     card = await flow.existing_message(flow.channels.verification_queue)
     map_id, code = await seed.game_map(owner)
     player = await seed.user(owner)
-    await sc.pending_completion(
-        owner, map_id, player, time=80.0, verification_id=card.message_id
-    )
+    await sc.pending_completion(owner, map_id, player, time=80.0, verification_id=card.message_id)
     body = {"code": code, "user_id": player, "time": 70.0, "screenshot": sc.SCREENSHOT}
     response = await flow.env.api.post(SUBMIT, json={**body, "video": sc.VIDEO})
     assert response.status_code == 201, response.text
     return card.message_id
 
 
-async def _verification_delete_check(flow: Flow, card_id: int) -> None:
+async def check_verification_delete(flow: Flow, card_id: int) -> None:
     job = await flow.consumed_job("api.completion.verification.delete")
     assert card_id not in flow.stack.recorder.messages()
     assert [op["message_id"] for op in flow.operations(job, "delete")] == [card_id]
@@ -143,7 +141,7 @@ CASES = [
     Q26Case(
         "api.completion.submission",
         lambda flow: flow.produce("completion-submit-manual-review"),
-        _submission_check,
+        check_submission,
     ),
     Q26Case("api.completion.upvote", _upvote_produce, _upvote_check),
     Q26Case(
@@ -154,7 +152,7 @@ CASES = [
     Q26Case(
         "api.completion.verification.delete",
         _verification_delete_produce,
-        _verification_delete_check,
+        check_verification_delete,
     ),
     Q26Case("completion.ocr.requested", _ocr_requested_produce, _ocr_requested_check),
 ]

@@ -7,12 +7,12 @@ from typing import Any
 from q26_flow import Flow, Q26Case, channel
 
 
-async def _newsfeed_check(flow: Flow, _: Any) -> None:
+async def check_newsfeed(flow: Flow, _: Any) -> None:
     job = await flow.consumed_job("api.newsfeed.create")
     flow.sent_once(job, channel(flow.channels.newsfeed))
 
 
-async def _notification_check(flow: Flow, user_id: int) -> None:
+async def check_notification(flow: Flow, user_id: int) -> None:
     job = await flow.consumed_job("api.notification.delivery")
     flow.sent_once(job, f"dm:{user_id}")
     rows = await flow.env.owner.fetch(
@@ -53,12 +53,12 @@ CASES = [
     Q26Case(
         "api.newsfeed.create",
         lambda flow: flow.produce("newsfeed-create"),
-        _newsfeed_check,
+        check_newsfeed,
     ),
     Q26Case(
         "api.notification.delivery",
         lambda flow: flow.produce("notification-create"),
-        _notification_check,
+        check_notification,
     ),
     Q26Case("api.xp.grant", lambda flow: flow.produce("xp-grant"), _xp_check),
     Q26Case(

@@ -69,7 +69,8 @@ class Flow:
         return [
             row["id"]
             for row in rows
-            if row["id"] not in self.earlier_jobs and (row["event_key"] or "").startswith(key_prefix)
+            if row["id"] not in self.earlier_jobs
+            and (row["event_key"] or "").startswith(key_prefix)
         ]
 
     async def job(self, event: str, key_prefix: str = "") -> UUID:

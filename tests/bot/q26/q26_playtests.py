@@ -41,7 +41,7 @@ def _thread_producer(case_name: str, *, voted: bool = False) -> Any:
     return produce
 
 
-async def _map_edit_created_check(flow: Flow, body: dict[str, Any]) -> None:
+async def check_map_edit_created(flow: Flow, body: dict[str, Any]) -> None:
     job = await flow.consumed_job("api.map_edit.created")
     card = flow.sent_once(job, channel(flow.channels.verification_queue))
     stored = await flow.env.owner.fetchval(
@@ -65,13 +65,13 @@ async def _map_edit_resolved_produce(flow: Flow) -> int:
     return card.message_id
 
 
-async def _map_edit_resolved_check(flow: Flow, card_id: int) -> None:
+async def check_map_edit_resolved(flow: Flow, card_id: int) -> None:
     job = await flow.consumed_job("api.map_edit.resolved")
     assert card_id not in flow.stack.recorder.messages()
     assert [op["message_id"] for op in flow.operations(job, "delete")] == [card_id]
 
 
-async def _playtest_create_check(flow: Flow, state: dict[str, Any]) -> None:
+async def check_playtest_create(flow: Flow, state: dict[str, Any]) -> None:
     job = await flow.consumed_job("api.playtest.create")
     thread = flow.sent_once(job, f"forum:{flow.channels.playtest_forum}")
     stored = await flow.env.owner.fetchval(
@@ -82,7 +82,7 @@ async def _playtest_create_check(flow: Flow, state: dict[str, Any]) -> None:
     assert stored is not None and stored == thread["thread_id"]
 
 
-def _posted_in_thread(event: str) -> Any:
+def posted_in_thread(event: str) -> Any:
     async def check(flow: Flow, state: Voted) -> None:
         job = await flow.consumed_job(event)
         flow.sent_once(job, channel(state.seeded.thread_id))
@@ -102,7 +102,7 @@ def _closed(flow: Flow, job: UUID, thread_id: int) -> None:
     assert updates and updates[-1]["archived"] is True, updates
 
 
-def _accepted(event: str) -> Any:
+def accepted(event: str) -> Any:
     """Creators get map-submission XP, voters playtest XP, the thread is closed."""
 
     async def check(flow: Flow, state: Voted) -> None:
@@ -115,7 +115,7 @@ def _accepted(event: str) -> Any:
     return check
 
 
-async def _force_deny_check(flow: Flow, state: Voted) -> None:
+async def check_force_deny(flow: Flow, state: Voted) -> None:
     job = await flow.consumed_job("api.playtest.force_deny")
     _closed(flow, job, state.seeded.thread_id)
     assert await _grants(flow, state.seeded.creator_id) == []
@@ -150,38 +150,38 @@ CASES = [
     Q26Case(
         "api.map_edit.created",
         lambda flow: flow.produce("map-edit-create"),
-        _map_edit_created_check,
+        check_map_edit_created,
     ),
-    Q26Case("api.map_edit.resolved", _map_edit_resolved_produce, _map_edit_resolved_check),
+    Q26Case("api.map_edit.resolved", _map_edit_resolved_produce, check_map_edit_resolved),
     Q26Case(
         "api.playtest.create",
         lambda flow: flow.produce("map-create-playtest"),
-        _playtest_create_check,
+        check_playtest_create,
     ),
     Q26Case(
         "api.playtest.vote.cast",
         _thread_producer("vote-cast"),
-        _posted_in_thread("api.playtest.vote.cast"),
+        posted_in_thread("api.playtest.vote.cast"),
     ),
     Q26Case(
         "api.playtest.vote.remove",
         _vote_remove_produce,
-        _posted_in_thread("api.playtest.vote.remove"),
+        posted_in_thread("api.playtest.vote.remove"),
     ),
     Q26Case(
         "api.playtest.approve",
         _thread_producer("playtest-approve", voted=True),
-        _accepted("api.playtest.approve"),
+        accepted("api.playtest.approve"),
     ),
     Q26Case(
         "api.playtest.force_accept",
         _thread_producer("playtest-force-accept"),
-        _accepted("api.playtest.force_accept"),
+        accepted("api.playtest.force_accept"),
     ),
     Q26Case(
         "api.playtest.force_deny",
         _thread_producer("playtest-force-deny"),
-        _force_deny_check,
+        check_force_deny,
     ),
     Q26Case(
         "api.playtest.reset",

@@ -6,6 +6,7 @@ the served API worker's schedule runs; a reroll comes from its route.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import seed
@@ -17,7 +18,16 @@ from q26_flow import Flow, Q26Case, channel
 CHAMPION_ROLE = 1_400_000_000_000_000_001
 
 
-async def _completion_created_check(flow: Flow, body: dict[str, Any]) -> None:
+@dataclass(frozen=True)
+class Ranked:
+    """An ended edition's category champion (and the one who is not)."""
+
+    edition_id: int
+    winner: int
+    runner_up: int
+
+
+async def check_completion_created(flow: Flow, body: dict[str, Any]) -> None:
     job = await flow.consumed_job("api.tournament.completion.created")
     destination = channel(flow.channels.verification_queue)
     card = flow.sent_once(job, destination)
@@ -32,12 +42,17 @@ async def _verification_changed_check(flow: Flow, tc_id: int) -> None:
     assert await flow.receipts(job) == []
 
 
-async def _rollover_check(flow: Flow, live: st.LiveEdition) -> None:
-    job = await flow.consumed_job("api.tournament.rollover", "tournament:active-reroll:")
-    flow.sent_once(job, channel(flow.channels.tournament_announcements))
+def announced(key_prefix: str) -> Any:
+    """The rollover job whose key starts with `key_prefix` posted its announcement card."""
+
+    async def check(flow: Flow, _: Any) -> None:
+        job = await flow.consumed_job("api.tournament.rollover", key_prefix)
+        flow.sent_once(job, channel(flow.channels.tournament_announcements))
+
+    return check
 
 
-async def _results_produce(flow: Flow) -> st.EndedEdition:
+async def _results_produce(flow: Flow) -> Ranked:
     """An ended edition whose start was announced: the drain publishes its results alone."""
     ended = await st.ended_edition(flow.env.owner, start_announced=True)
     await flow.env.owner.execute(
@@ -45,11 +60,13 @@ async def _results_produce(flow: Flow) -> st.EndedEdition:
         ended.category_id,
         CHAMPION_ROLE,
     )
-    return ended
+    return Ranked(ended.edition_id, ended.winner, ended.runner_up)
 
 
-async def _results_check(flow: Flow, ended: st.EndedEdition) -> None:
-    job = await flow.consumed_job("api.tournament.results", f"tournament:results:{ended.edition_id}")
+async def check_results(flow: Flow, ended: Ranked) -> None:
+    job = await flow.consumed_job(
+        "api.tournament.results", f"tournament:results:{ended.edition_id}"
+    )
     flow.sent_once(job, channel(flow.channels.tournament_announcements))
     assert CHAMPION_ROLE in flow.stack.recorder.roles_of(ended.winner)
     assert CHAMPION_ROLE not in flow.stack.recorder.roles_of(ended.runner_up)
@@ -89,7 +106,7 @@ CASES = [
     Q26Case(
         "api.tournament.completion.created",
         lambda flow: flow.produce("tournament-submit-video"),
-        _completion_created_check,
+        check_completion_created,
     ),
     Q26Case(
         "api.tournament.verification.changed",
@@ -99,8 +116,8 @@ CASES = [
     Q26Case(
         "api.tournament.rollover",
         lambda flow: flow.produce("tournament-reroll"),
-        _rollover_check,
+        announced("tournament:active-reroll:"),
     ),
-    Q26Case("api.tournament.results", _results_produce, _results_check),
+    Q26Case("api.tournament.results", _results_produce, check_results),
     Q26Case("tournament.ocr.requested", _ocr_requested_produce, _ocr_requested_check),
 ]
