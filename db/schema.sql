@@ -2608,6 +2608,18 @@ ALTER TABLE maps.link_operations ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
 
 
 --
+-- Name: mastery; Type: TABLE; Schema: maps; Owner: -
+--
+
+CREATE TABLE maps.mastery (
+    user_id bigint NOT NULL,
+    map_name text NOT NULL,
+    level text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
 -- Name: delivery_log; Type: TABLE; Schema: notifications; Owner: -
 --
 
@@ -3750,6 +3762,14 @@ ALTER TABLE ONLY maps.link_operations
 
 
 --
+-- Name: mastery mastery_pkey; Type: CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.mastery
+    ADD CONSTRAINT mastery_pkey PRIMARY KEY (user_id, map_name);
+
+
+--
 -- Name: delivery_log delivery_log_event_id_channel_unique; Type: CONSTRAINT; Schema: notifications; Owner: -
 --
 
@@ -4694,6 +4714,14 @@ ALTER TABLE ONLY maps.link_operations
 
 ALTER TABLE ONLY maps.link_operations
     ADD CONSTRAINT link_operations_unofficial_map_id_fkey FOREIGN KEY (unofficial_map_id) REFERENCES core.maps(id);
+
+
+--
+-- Name: mastery mastery_user_id_fkey; Type: FK CONSTRAINT; Schema: maps; Owner: -
+--
+
+ALTER TABLE ONLY maps.mastery
+    ADD CONSTRAINT mastery_user_id_fkey FOREIGN KEY (user_id) REFERENCES core.users(id);
 
 
 --

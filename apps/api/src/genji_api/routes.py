@@ -11,11 +11,13 @@ from genji_api.jobs.routes import InternalJobsController
 from genji_api.map_edits.routes import MapEditsController
 from genji_api.map_links.routes import MapLinksController
 from genji_api.maps.routes import MapsController
+from genji_api.mastery.routes import MasteryController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
 from genji_api.playtests.routes import PlaytestsController
 from genji_api.tournaments.admin_routes import TournamentAdminController
 from genji_api.tournaments.completion_routes import TournamentCompletionsController
+from genji_api.users.routes import UsersController
 from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
@@ -26,10 +28,12 @@ ROUTES: list[ControllerRouterHandler] = [
     MapEditsController,
     MapLinksController,
     MapsController,
+    MasteryController,
     NewsfeedController,
     NotificationsController,
     PlaytestsController,
     TournamentAdminController,
     TournamentCompletionsController,
+    UsersController,
     XpController,
 ]

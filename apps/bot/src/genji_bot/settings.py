@@ -28,6 +28,29 @@ class Channels:
 
 
 @dataclass(frozen=True)
+class SkillRoles:
+    """The role of each skill rank (SKILL_ROLE_<RANK>_ID); a member holds the one of their rank."""
+
+    ninja: int = 1_000_000_000_000_000_101
+    jumper: int = 1_000_000_000_000_000_102
+    skilled: int = 1_000_000_000_000_000_103
+    pro: int = 1_000_000_000_000_000_104
+    master: int = 1_000_000_000_000_000_105
+    grandmaster: int = 1_000_000_000_000_000_106
+    god: int = 1_000_000_000_000_000_107
+
+    def of(self, rank: str) -> int | None:
+        name = rank.lower()
+        if name not in {item.name for item in fields(self)}:
+            return None
+        role: int = getattr(self, name)
+        return role
+
+    def all(self) -> frozenset[int]:
+        return frozenset(getattr(self, item.name) for item in fields(self))
+
+
+@dataclass(frozen=True)
 class BotSettings:
     api_url: str
     api_key: str
@@ -36,6 +59,7 @@ class BotSettings:
     bot_user_id: int = 10**18
     alert_recipient_id: int = DEFAULT_ALERT_RECIPIENT
     channels: Channels = field(default_factory=Channels)
+    skill_roles: SkillRoles = field(default_factory=SkillRoles)
     api_timeout_seconds: float = 10.0
 
 
@@ -46,6 +70,15 @@ def _channels(environ: Mapping[str, str]) -> Channels:
         if raw:
             values[item.name] = int(raw)
     return Channels(**values)
+
+
+def _skill_roles(environ: Mapping[str, str]) -> SkillRoles:
+    values = {}
+    for item in fields(SkillRoles):
+        raw = environ.get(f"SKILL_ROLE_{item.name.upper()}_ID")
+        if raw:
+            values[item.name] = int(raw)
+    return SkillRoles(**values)
 
 
 def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSettings:
@@ -66,6 +99,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         api_key=key,
         discord_token=environ.get("DISCORD_TOKEN") or None,
         channels=_channels(environ),
+        skill_roles=_skill_roles(environ),
         api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
         **optional,
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.effects.mirrors import SentIds
+
 SUPERSEDED_REASON = "Superseded by a faster submission"
 
 
@@ -169,4 +171,24 @@ async def submission(conn: asyncpg.Connection, completion_id: int) -> asyncpg.Re
         "c.verified_by, c.reason, c.completion, c.verification_id, c.message_id "
         "FROM core.completions c JOIN core.maps m ON m.id = c.map_id WHERE c.id = $1",
         completion_id,
+    )
+
+
+async def write_verification_message(
+    conn: asyncpg.Connection, completion_id: int, sent: SentIds
+) -> None:
+    """Mirror of the review card's binding: the completion's verification message."""
+    await conn.execute(
+        "UPDATE core.completions SET verification_id = $2 WHERE id = $1",
+        completion_id,
+        sent.message_id,
+    )
+
+
+async def write_completion_message(
+    conn: asyncpg.Connection, completion_id: int, sent: SentIds
+) -> None:
+    """Mirror of the announcement's binding: the completions-channel message upvotes point at."""
+    await conn.execute(
+        "UPDATE core.completions SET message_id = $2 WHERE id = $1", completion_id, sent.message_id
     )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from genji_api.completions.repository import write_completion_message, write_verification_message
 from genji_api.effects.mirrors import register_mirror
 
 __all__ = ("register_mirror",)
 
 # One register_mirror(kind, events, writer) line per mirror, writers from their feature.
+register_mirror(
+    "completion.verification_message", ["api.completion.submission"], write_verification_message
+)
+register_mirror("completion.message", ["api.completion.verification"], write_completion_message)
