@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from genji_api.completions.repository import write_completion_message, write_verification_message
 from genji_api.effects.mirrors import register_mirror
+from genji_api.playtests.threads import write_thread
 
 __all__ = ("register_mirror",)
 
@@ -12,3 +13,4 @@ register_mirror(
     "completion.verification_message", ["api.completion.submission"], write_verification_message
 )
 register_mirror("completion.message", ["api.completion.verification"], write_completion_message)
+register_mirror("playtest.thread", ["api.playtest.create"], write_thread)

@@ -52,3 +52,12 @@ class ArchiveResponse(ResponseBody, frozen=True, kw_only=True):
     codes: list[str]
     newsfeed_job: JobStatusResponse
     force_deny_jobs: list[JobStatusResponse]
+
+
+class MapVisibilityRequest(RequestBody, frozen=True, kw_only=True):
+    hidden: bool
+
+
+class MapVisibilityResponse(ResponseBody, frozen=True, kw_only=True):
+    code: str
+    hidden: bool

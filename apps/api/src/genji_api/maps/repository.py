@@ -134,3 +134,7 @@ async def set_archived(conn: asyncpg.Connection, map_ids: Sequence[int], archive
     await conn.execute(
         "UPDATE core.maps SET archived = $2 WHERE id = ANY($1::int[])", list(map_ids), archived
     )
+
+
+async def set_hidden(conn: asyncpg.Connection, map_id: int, hidden: bool) -> None:
+    await conn.execute("UPDATE core.maps SET hidden = $2 WHERE id = $1", map_id, hidden)

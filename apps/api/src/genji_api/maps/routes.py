@@ -6,12 +6,13 @@ from typing import Any
 
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import OverwatchCode
-from litestar import Controller, Request, post
+from litestar import Controller, Request, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from genji_api.auth import scopes
 from genji_api.database import Database
+from genji_api.effects.context import effect_context
 from genji_api.errors import BadRequestError
 from genji_api.http.tracing import request_trace
 from genji_api.maps import service
@@ -20,6 +21,8 @@ from genji_api.maps.models import (
     ArchiveResponse,
     MapCreateRequest,
     MapCreateResponse,
+    MapVisibilityRequest,
+    MapVisibilityResponse,
 )
 from genji_api.settings import ApiSettings
 
@@ -53,6 +56,19 @@ class MapsController(Controller):
     ) -> JobStatusResponse:
         """Send an existing map to playtest; its completions so far become legacy."""
         return await service.send_to_playtest(database, _code(code), trace=request_trace(request))
+
+    @patch("/{code:str}", opt=scopes.required(scopes.MAPS_WRITE))
+    async def set_visibility(
+        self,
+        code: FromPath[str],
+        data: JSONBody[MapVisibilityRequest],
+        request: AnyRequest,
+        database: NamedDependency[Database],
+    ) -> MapVisibilityResponse:
+        """Show or hide a map; accepts the job context headers."""
+        return await service.set_visibility(
+            database, _code(code), data, effect=effect_context(request)
+        )
 
     @post("/archive", opt=scopes.required(scopes.MAPS_ADMIN), status_code=200)
     async def archive(

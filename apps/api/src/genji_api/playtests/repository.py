@@ -159,3 +159,19 @@ async def delete_completions_since(conn: asyncpg.Connection, map_id: int, since:
     )
     await conn.execute("DELETE FROM core.completions WHERE id = ANY($1::int[])", ids)
     return len(ids)
+
+
+async def creator_ids(conn: asyncpg.Connection, map_id: int) -> list[int]:
+    rows = await conn.fetch(
+        "SELECT user_id FROM maps.creators WHERE map_id = $1 ORDER BY is_primary DESC, user_id",
+        map_id,
+    )
+    return [row["user_id"] for row in rows]
+
+
+async def voter_ids(conn: asyncpg.Connection, thread_id: int) -> list[int]:
+    rows = await conn.fetch(
+        "SELECT user_id FROM playtests.votes WHERE playtest_thread_id = $1 ORDER BY user_id",
+        thread_id,
+    )
+    return [row["user_id"] for row in rows]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from genji_sdk.jobs import JobStatusResponse
-from litestar import Controller, Request, delete, patch, post
+from litestar import Controller, Request, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from genji_api.auth import scopes
 from genji_api.database import Database
+from genji_api.effects.context import effect_context
 from genji_api.http.tracing import request_trace
 from genji_api.playtests import service
 from genji_api.playtests.models import (
@@ -18,12 +19,14 @@ from genji_api.playtests.models import (
     ForceAcceptRequest,
     ForceDenyRequest,
     PlaytestResponse,
+    PlaytestStateResponse,
     ResetRequest,
     ThreadBindRequest,
     VoteRequest,
 )
 
 _WRITE = scopes.required(scopes.PLAYTESTS_WRITE)
+_READ = scopes.required(scopes.MAPS_READ)
 AnyRequest = Request[Any, Any, Any]
 
 
@@ -36,10 +39,28 @@ class PlaytestsController(Controller):
         self,
         playtest_id: FromPath[int],
         data: JSONBody[ThreadBindRequest],
+        request: AnyRequest,
         database: NamedDependency[Database],
     ) -> PlaytestResponse:
-        """Bind the playtest to its forum thread (and verification message)."""
-        return await service.bind_thread(database, playtest_id, data)
+        """Bind the playtest to its forum thread (and verification message); accepts the job
+        context headers."""
+        return await service.bind_thread(
+            database, playtest_id, data, effect=effect_context(request)
+        )
+
+    @get("/{playtest_id:int}", opt=_READ)
+    async def playtest_state(
+        self, playtest_id: FromPath[int], database: NamedDependency[Database]
+    ) -> PlaytestStateResponse:
+        """The playtest as it stands: map, creators, current votes, reset generation, verdict."""
+        return await service.current_state(database, playtest_id=playtest_id)
+
+    @get("/threads/{thread_id:int}", opt=_READ)
+    async def thread_state(
+        self, thread_id: FromPath[int], database: NamedDependency[Database]
+    ) -> PlaytestStateResponse:
+        """The playtest of a forum thread, as it stands."""
+        return await service.current_state(database, thread_id=thread_id)
 
     @post("/{thread_id:int}/vote/{user_id:int}", opt=_WRITE, status_code=202)
     async def cast_vote(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import asyncpg
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import (
@@ -14,52 +16,68 @@ from genji_sdk.payloads import (
 )
 
 from genji_api.database import Database
+from genji_api.effects.context import EffectContext
+from genji_api.effects.once import once
+from genji_api.effects.rules import rule
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.maps import repository as maps
-from genji_api.playtests import repository
+from genji_api.playtests import reads, repository
 from genji_api.playtests.difficulty import label_of, midpoint
 from genji_api.playtests.models import (
     ApproveRequest,
     ForceAcceptRequest,
     ForceDenyRequest,
     PlaytestResponse,
+    PlaytestStateResponse,
     ResetRequest,
     ThreadBindRequest,
     VoteRequest,
 )
+from genji_api.playtests.threads import bind
 from genji_api.playtests.transitions import record
+
+# The effects handlers request here, and the jobs that may request each.
+PLAYTEST_EFFECTS = rule(playtest=["api.playtest.create"])
 
 
 async def bind_thread(
-    database: Database, playtest_id: int, request: ThreadBindRequest
+    database: Database,
+    playtest_id: int,
+    request: ThreadBindRequest,
+    *,
+    effect: EffectContext | None = None,
 ) -> PlaytestResponse:
     """Record the playtest's forum thread; the same thread again changes nothing."""
 
     async def work(conn: asyncpg.Connection) -> PlaytestResponse:
-        meta = await repository.lock_meta(conn, playtest_id)
-        if meta is None:
-            raise NotFoundError(f"No playtest found with id: {playtest_id}")
-        if meta["thread_id"] is not None and meta["thread_id"] != request.thread_id:
-            raise ConflictError(
-                f"Playtest {playtest_id} is already bound to thread {meta['thread_id']}."
-            )
-        try:
-            await repository.bind_thread(
-                conn, playtest_id, request.thread_id, request.verification_id
-            )
-        except asyncpg.UniqueViolationError:
-            raise ConflictError(
-                f"Thread {request.thread_id} already belongs to another playtest."
-            ) from None
-        return PlaytestResponse(
-            id=playtest_id,
-            map_id=meta["map_id"],
-            thread_id=request.thread_id,
-            verification_id=request.verification_id or meta["verification_id"],
-        )
+        async def perform() -> PlaytestResponse:
+            return await bind(conn, playtest_id, request.thread_id, request.verification_id)
+
+        return await once(conn, effect, request, PlaytestResponse, perform, rule=PLAYTEST_EFFECTS)
 
     return await database.transaction(work)
+
+
+async def current_state(
+    database: Database, *, playtest_id: int | None = None, thread_id: int | None = None
+) -> PlaytestStateResponse:
+    found = await database.read(
+        lambda conn: reads.state(conn, playtest_id=playtest_id, thread_id=thread_id)
+    )
+    if found is None:
+        if thread_id is not None:
+            raise NotFoundError(f"No playtest found for thread: {thread_id}")
+        raise NotFoundError(f"No playtest found with id: {playtest_id}")
+    return found
+
+
+async def _recipients(conn: asyncpg.Connection, map_id: int, thread_id: int) -> dict[str, Any]:
+    """Who a verdict rewards, persisted with it so a replay rewards the same users."""
+    return {
+        "creator_ids": await repository.creator_ids(conn, map_id),
+        "voter_ids": await repository.voter_ids(conn, thread_id),
+    }
 
 
 async def _by_thread(conn: asyncpg.Connection, thread_id: int) -> asyncpg.Record:
@@ -141,7 +159,7 @@ async def approve(
             playtest_id=meta["id"],
             kind="approve",
             actor_id=request.verifier_id,
-            details={"raw_difficulty": raw},
+            details={"raw_difficulty": raw, **await _recipients(conn, meta["map_id"], thread_id)},
             payload=lambda _: PlaytestApprovedEvent(
                 verifier_id=request.verifier_id,
                 difficulty=label_of(raw),
@@ -168,7 +186,11 @@ async def force_accept(
             playtest_id=meta["id"],
             kind="force_accept",
             actor_id=request.verifier_id,
-            details={"difficulty": request.difficulty, "raw_difficulty": raw},
+            details={
+                "difficulty": request.difficulty,
+                "raw_difficulty": raw,
+                **await _recipients(conn, meta["map_id"], thread_id),
+            },
             payload=lambda _: PlaytestForceAcceptedEvent(
                 difficulty=request.difficulty,
                 verifier_id=request.verifier_id,
