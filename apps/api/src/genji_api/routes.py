@@ -8,9 +8,11 @@ from genji_api.completions.routes import CompletionsController
 from genji_api.effects.routes import EffectSendsController
 from genji_api.guides.routes import GuidesController
 from genji_api.jobs.routes import InternalJobsController
+from genji_api.lootbox.routes import LootboxController
 from genji_api.map_edits.routes import MapEditsController
 from genji_api.map_links.routes import MapLinksController
 from genji_api.maps.routes import MapsController
+from genji_api.maps.thread_routes import MapPlaytestViewController
 from genji_api.mastery.routes import MasteryController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
@@ -36,4 +38,6 @@ ROUTES: list[ControllerRouterHandler] = [
     TournamentCompletionsController,
     UsersController,
     XpController,
+    LootboxController,
+    MapPlaytestViewController,
 ]

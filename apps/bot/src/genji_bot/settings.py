@@ -27,6 +27,23 @@ class Channels:
     job_alerts: int = 1_000_000_000_000_000_008
 
 
+def _placeholder_roles(base: int, count: int) -> tuple[int, ...]:
+    return tuple(base + n for n in range(count))
+
+
+@dataclass(frozen=True)
+class RankRoles:
+    """Role ids of the 20 main rank tiers (lowest first) and of prestige 1, 2, ... (env
+    RANK_ROLE_IDS / PRESTIGE_ROLE_IDS, comma-separated)."""
+
+    main_tiers: tuple[int, ...] = _placeholder_roles(1_000_000_000_000_100_000, 20)
+    prestige: tuple[int, ...] = _placeholder_roles(1_000_000_000_000_200_001, 10)
+
+    @property
+    def managed(self) -> frozenset[int]:
+        return frozenset(self.main_tiers) | frozenset(self.prestige)
+
+
 @dataclass(frozen=True)
 class SkillRoles:
     """The role of each skill rank (SKILL_ROLE_<RANK>_ID); a member holds the one of their rank."""
@@ -60,6 +77,7 @@ class BotSettings:
     alert_recipient_id: int = DEFAULT_ALERT_RECIPIENT
     channels: Channels = field(default_factory=Channels)
     skill_roles: SkillRoles = field(default_factory=SkillRoles)
+    rank_roles: RankRoles = field(default_factory=RankRoles)
     api_timeout_seconds: float = 10.0
 
 
@@ -79,6 +97,16 @@ def _skill_roles(environ: Mapping[str, str]) -> SkillRoles:
         if raw:
             values[item.name] = int(raw)
     return SkillRoles(**values)
+def _ids(raw: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in raw.split(",") if part.strip())
+
+
+def _rank_roles(environ: Mapping[str, str]) -> RankRoles:
+    values = {}
+    for name, variable in (("main_tiers", "RANK_ROLE_IDS"), ("prestige", "PRESTIGE_ROLE_IDS")):
+        if environ.get(variable):
+            values[name] = _ids(environ[variable])
+    return RankRoles(**values)
 
 
 def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSettings:
@@ -100,6 +128,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         discord_token=environ.get("DISCORD_TOKEN") or None,
         channels=_channels(environ),
         skill_roles=_skill_roles(environ),
+        rank_roles=_rank_roles(environ),
         api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
         **optional,
     )

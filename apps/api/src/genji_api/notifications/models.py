@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
+import msgspec
 from genji_sdk.jobs import JobStatusResponse
-from genji_sdk.payloads import NotificationEventType
+from genji_sdk.payloads import NotificationChannel, NotificationEventType
 
 from genji_api.http.ids import UserId
 from genji_api.http.types import RequestBody, ResponseBody
@@ -24,3 +26,25 @@ class NotificationCreatedResponse(ResponseBody, frozen=True, kw_only=True):
     id: int
     job_status: JobStatusResponse | None
     """None when no Discord channel is enabled or the user is not a real Discord account."""
+
+
+class DeliveryResultRequest(RequestBody, frozen=True, kw_only=True):
+    channel: NotificationChannel
+    status: Literal["delivered", "skipped", "failed"]
+    error_message: Annotated[str, msgspec.Meta(max_length=500)] | None = None
+
+
+class DeliveryResultResponse(ResponseBody, frozen=True, kw_only=True):
+    event_id: int
+    channel: NotificationChannel
+    status: Literal["pending", "delivered", "skipped", "failed"]
+    attempted_at: datetime | None
+    delivered_at: datetime | None
+    error_message: str | None
+
+
+class PreferenceResponse(ResponseBody, frozen=True, kw_only=True):
+    user_id: int
+    event_type: NotificationEventType
+    channels: dict[NotificationChannel, bool]
+    """Every channel, from the user's explicit preference or the event type's default."""

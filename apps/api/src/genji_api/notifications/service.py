@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import asyncpg
+from genji_sdk.payloads import NotificationChannel, NotificationEventType
 
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
 from genji_api.effects.rules import rule
+from genji_api.errors import NotFoundError
 from genji_api.http.tracing import Trace
-from genji_api.notifications.dispatch import create_and_dispatch
-from genji_api.notifications.models import NotificationCreatedResponse, NotificationEventRequest
+from genji_api.notifications import repository
+from genji_api.notifications.dispatch import create_and_dispatch, enabled_channels
+from genji_api.notifications.models import (
+    DeliveryResultRequest,
+    DeliveryResultResponse,
+    NotificationCreatedResponse,
+    NotificationEventRequest,
+    PreferenceResponse,
+)
 from genji_api.users.repository import lock_user
 
 # The effects handlers request here, and the jobs that may request each.
@@ -53,3 +62,55 @@ async def create_event(
         )
 
     return await database.transaction(work)
+
+
+DELIVERY_EFFECTS = rule(delivery_result=["api.notification.delivery"])
+
+
+async def record_delivery_result(
+    database: Database,
+    event_id: int,
+    request: DeliveryResultRequest,
+    *,
+    effect: EffectContext | None,
+) -> DeliveryResultResponse:
+    """One channel's outcome, upserted on (event_id, channel), once per handler effect."""
+
+    async def work(conn: asyncpg.Connection) -> DeliveryResultResponse:
+        async def perform() -> DeliveryResultResponse:
+            if not await repository.lock_event(conn, event_id):
+                raise NotFoundError(f"No notification event found with id: {event_id}")
+            row = await repository.record_delivery(
+                conn, event_id, request.channel, request.status, request.error_message
+            )
+            return DeliveryResultResponse(
+                event_id=row["event_id"],
+                channel=row["channel"],
+                status=row["status"],
+                attempted_at=row["attempted_at"],
+                delivered_at=row["delivered_at"],
+                error_message=row["error_message"],
+            )
+
+        return await once(
+            conn, effect, request, DeliveryResultResponse, perform, rule=DELIVERY_EFFECTS
+        )
+
+    return await database.transaction(work)
+
+
+async def preference(
+    database: Database, user_id: int, event_type: NotificationEventType
+) -> PreferenceResponse:
+    async def read(conn: asyncpg.Connection) -> list[NotificationChannel] | None:
+        if not await conn.fetchval("SELECT true FROM core.users WHERE id = $1", user_id):
+            return None
+        return await enabled_channels(conn, user_id, event_type)
+
+    enabled = await database.read(read)
+    if enabled is None:
+        raise NotFoundError(f"No user found with id: {user_id}")
+    every: tuple[NotificationChannel, ...] = ("discord_dm", "discord_ping", "web")
+    return PreferenceResponse(
+        user_id=user_id, event_type=event_type, channels={c: c in enabled for c in every}
+    )

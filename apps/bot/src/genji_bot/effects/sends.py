@@ -160,7 +160,13 @@ async def send_once(
         )
         raise
     except (NotSent, NotFound, RateLimited) as error:
-        await _binding(api, "/release", effect, {"destination": destination})
+        # The release answers {"released": bool}, not a binding.
+        await api.client.request(
+            "POST",
+            SENDS + "/release",
+            json={"destination": destination},
+            headers=api.headers(effect),
+        )
         if isinstance(error, NotSent):
             raise DependencyUnavailable("discord", str(error)) from error
         raise

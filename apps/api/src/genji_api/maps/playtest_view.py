@@ -1,0 +1,59 @@
+"""A map's playtest state as the newsfeed handler needs it: is it in playtest, in which thread,
+and what the thread's starter message shows."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from genji_api.database import Database
+from genji_api.errors import NotFoundError
+from genji_api.http.types import ResponseBody
+from genji_api.users.repository import display_name
+
+
+class MapPlaytestView(ResponseBody, frozen=True, kw_only=True):
+    code: str
+    map_name: str
+    playtesting: str
+    difficulty: str | None
+    creators: list[str]
+    """Display names, the primary creator first."""
+    playtest_id: int | None
+    """The map's open playtest, if any."""
+    thread_id: int | None
+    """Its forum thread (also the id of the thread's starter message), once created."""
+
+
+async def _view(conn: asyncpg.Connection, code: str) -> MapPlaytestView | None:
+    row = await conn.fetchrow(
+        """
+        SELECT m.id, m.code, m.map_name, m.playtesting, m.difficulty,
+               p.id AS playtest_id, p.thread_id
+        FROM core.maps m
+        LEFT JOIN playtests.meta p ON p.map_id = m.id AND NOT p.completed
+        WHERE m.code = $1
+        """,
+        code,
+    )
+    if row is None:
+        return None
+    creators = await conn.fetch(
+        "SELECT user_id FROM maps.creators WHERE map_id = $1 ORDER BY is_primary DESC, user_id",
+        row["id"],
+    )
+    return MapPlaytestView(
+        code=row["code"],
+        map_name=row["map_name"],
+        playtesting=row["playtesting"],
+        difficulty=row["difficulty"],
+        creators=[await display_name(conn, c["user_id"]) for c in creators],
+        playtest_id=row["playtest_id"],
+        thread_id=row["thread_id"],
+    )
+
+
+async def playtest_view(database: Database, code: str) -> MapPlaytestView:
+    view = await database.read(lambda conn: _view(conn, code))
+    if view is None:
+        raise NotFoundError(f"No map found with code: {code}")
+    return view
