@@ -3221,6 +3221,7 @@ CREATE TABLE tournaments.completions (
     status text DEFAULT 'pending'::text NOT NULL,
     verified boolean GENERATED ALWAYS AS ((status = 'verified'::text)) STORED,
     completion boolean GENERATED ALWAYS AS ((video IS NOT NULL)) STORED,
+    verification_message_id bigint,
     CONSTRAINT completions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'verified'::text, 'rejected'::text]))),
     CONSTRAINT completions_time_check CHECK (("time" > (0)::numeric))
 );

@@ -18,6 +18,7 @@ from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
 from genji_api.playtests.routes import PlaytestsController
 from genji_api.tournaments.admin_routes import TournamentAdminController
+from genji_api.tournaments.category_routes import TournamentCategoriesController
 from genji_api.tournaments.completion_routes import TournamentCompletionsController
 from genji_api.users.routes import UsersController
 from genji_api.xp.routes import XpController
@@ -35,6 +36,7 @@ ROUTES: list[ControllerRouterHandler] = [
     NotificationsController,
     PlaytestsController,
     TournamentAdminController,
+    TournamentCategoriesController,
     TournamentCompletionsController,
     UsersController,
     XpController,

@@ -78,6 +78,8 @@ class BotSettings:
     channels: Channels = field(default_factory=Channels)
     skill_roles: SkillRoles = field(default_factory=SkillRoles)
     rank_roles: RankRoles = field(default_factory=RankRoles)
+    tournament_ping_role_id: int | None = None
+    """The role pinged by tournament announcements (TOURNAMENT_PING_ROLE_ID); none by default."""
     api_timeout_seconds: float = 10.0
 
 
@@ -119,6 +121,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
             ("guild_id", "DISCORD_GUILD_ID"),
             ("bot_user_id", "BOT_USER_ID"),
             ("alert_recipient_id", "JOB_ALERT_RECIPIENT_ID"),
+            ("tournament_ping_role_id", "TOURNAMENT_PING_ROLE_ID"),
         )
         if environ.get(variable)
     }

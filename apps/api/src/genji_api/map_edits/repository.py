@@ -6,6 +6,8 @@ from typing import Any
 
 import asyncpg
 
+from genji_api.effects.mirrors import SentIds
+
 ONE_PENDING_PER_MAP = "edit_requests_one_pending_per_map"
 
 _COLUMNS = (
@@ -84,6 +86,13 @@ async def set_message(conn: asyncpg.Connection, edit_id: int, message_id: int) -
         "UPDATE maps.edit_requests SET message_id = $2 WHERE id = $1", edit_id, message_id
     )
     return updated == "UPDATE 1"
+
+
+async def write_verification_message(conn: asyncpg.Connection, edit_id: int, sent: SentIds) -> None:
+    """The mirror of the moderation card's send: the request's message_id, with the binding."""
+    await conn.execute(
+        "UPDATE maps.edit_requests SET message_id = $2 WHERE id = $1", edit_id, sent.message_id
+    )
 
 
 async def lock_map(conn: asyncpg.Connection, map_id: int) -> asyncpg.Record:

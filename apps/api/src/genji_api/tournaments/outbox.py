@@ -82,6 +82,11 @@ async def cycle_standings(
     ]
 
 
+def winner_of(standings: list[TournamentLeaderboardEntry]) -> int | None:
+    """The cycle's winner: first place with a verified run; None when nobody was verified."""
+    return next((e.user_id for e in standings if e.rank == 1 and e.verified), None)
+
+
 async def edition_results(
     conn: asyncpg.Connection, edition_id: int
 ) -> list[TournamentCycleCompletedEvent]:
@@ -95,13 +100,12 @@ async def edition_results(
     results = []
     for cycle in cycles:
         standings = await cycle_standings(conn, cycle["id"])
-        winner = next((e.user_id for e in standings if e.rank == 1 and e.verified), None)
         results.append(
             TournamentCycleCompletedEvent(
                 cycle_id=cycle["id"],
                 category_id=cycle["category_id"],
                 standings=standings,
-                winner_user_id=winner,
+                winner_user_id=winner_of(standings),
             )
         )
     return results

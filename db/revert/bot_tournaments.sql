@@ -1,0 +1,1 @@
+ALTER TABLE tournaments.completions DROP COLUMN verification_message_id;

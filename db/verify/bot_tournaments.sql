@@ -1,0 +1,1 @@
+SELECT verification_message_id FROM tournaments.completions WHERE false;
