@@ -33,6 +33,7 @@ import seed
 import seed_completions as sc
 import seed_map_edits
 import seed_tournaments as st
+from genji_api.playtests import repository as playtests
 from q26_flow import Flow
 from seed_maps import playtest, vote
 
@@ -252,53 +253,58 @@ async def _vote_remove(flow: Flow, conn: asyncpg.Connection) -> Legacy:
     return Legacy(payload, key, f"playtest:{state.seeded.playtest_id}", state)
 
 
-async def _closed(conn: asyncpg.Connection, state: qp.Voted, playtesting: str) -> None:
-    """What the verdict's transaction committed before the legacy producer published."""
+async def _closed(conn: asyncpg.Connection, state: qp.Voted, verdict: str, verifier: int) -> str:
+    """What the verdict's transaction commits; returns the job key it names.
+
+    The verdict consumers act only for the playtest's recorded verdict, which they read from
+    the transition the key names; the legacy key (`playtest:<verdict>:<thread id>`) names none.
+    """
     await conn.execute(
         "UPDATE core.maps SET playtesting = $2, hidden = ($2 = 'Rejected') WHERE id = $1",
         state.seeded.map_id,
-        playtesting,
+        "Rejected" if verdict == "force_deny" else "Approved",
     )
     await conn.execute(
         "UPDATE playtests.meta SET completed = true WHERE id = $1", state.seeded.playtest_id
     )
+    # Who the verdict rewards is recorded with it, as the verdict routes record it.
+    recipients = {
+        "creator_ids": await playtests.creator_ids(conn, state.seeded.map_id),
+        "voter_ids": await playtests.voter_ids(conn, state.seeded.thread_id),
+    }
+    transition_id = await playtests.insert_transition(
+        conn, state.seeded.playtest_id, verdict, verifier, recipients
+    )
+    return f"playtest:{verdict}:{transition_id}"
 
 
 async def _approve(flow: Flow, conn: asyncpg.Connection) -> Legacy:
     state = await _in_thread(flow, conn, voted=True)
-    await _closed(conn, state, "Approved")
-    thread = state.seeded.thread_id
+    key = await _closed(conn, state, "approve", await seed.user(conn, MODERATOR))
     payload = {
-        "verifier_id": await seed.user(conn, MODERATOR),
+        "verifier_id": MODERATOR,
         "difficulty": "Easy +",
-        "thread_id": thread,
+        "thread_id": state.seeded.thread_id,
         "primary_creator_id": state.seeded.creator_id,
         "code": state.seeded.code,
     }
-    return Legacy(
-        payload, f"playtest:approve:{thread}", f"playtest:{state.seeded.playtest_id}", state
-    )
+    return Legacy(payload, key, f"playtest:{state.seeded.playtest_id}", state)
 
 
 async def _force_accept(flow: Flow, conn: asyncpg.Connection) -> Legacy:
     state = await _in_thread(flow, conn, voted=False)
-    await _closed(conn, state, "Approved")
+    key = await _closed(conn, state, "force_accept", await seed.user(conn, MODERATOR))
     thread = state.seeded.thread_id
     payload = {"difficulty": "Extreme", "verifier_id": MODERATOR, "thread_id": thread}
-    key = f"playtest:force_accept:{thread}"
     return Legacy(payload, key, f"playtest:{state.seeded.playtest_id}", state)
 
 
 async def _force_deny(flow: Flow, conn: asyncpg.Connection) -> Legacy:
+    """An archived map's playtest closed by the bot (the archive route's shape)."""
     state = await _in_thread(flow, conn, voted=False)
-    await _closed(conn, state, "Rejected")
-    thread = state.seeded.thread_id
-    payload = {
-        "verifier_id": flow.env.settings.bot_user_id,
-        "reason": "archived",
-        "thread_id": thread,
-    }
-    key = f"archive:force_deny:{thread}"
+    bot = flow.env.settings.bot_user_id
+    key = await _closed(conn, state, "force_deny", bot)
+    payload = {"verifier_id": bot, "reason": "archived", "thread_id": state.seeded.thread_id}
     return Legacy(payload, key, f"playtest:{state.seeded.playtest_id}", state)
 
 
