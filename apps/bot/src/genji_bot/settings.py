@@ -99,6 +99,8 @@ def _skill_roles(environ: Mapping[str, str]) -> SkillRoles:
         if raw:
             values[item.name] = int(raw)
     return SkillRoles(**values)
+
+
 def _ids(raw: str) -> tuple[int, ...]:
     return tuple(int(part) for part in raw.split(",") if part.strip())
 
