@@ -52,3 +52,27 @@ async def test_vote_jobs_render_current_votes_and_post_each_message_once(
     assert sorted(b["effect_key"] for b in bound) == sorted(
         f"thread:vote:{t['id']}" for t in transitions
     )
+
+
+async def test_the_creators_are_told_once_when_the_votes_first_reach_the_finalize_count(
+    stack: BotStack,
+) -> None:
+    playtest = await open_playtest(stack)
+    voters = [await eligible_voter(stack, playtest) for _ in range(6)]
+    jobs = [await vote(stack, playtest, voter, 5.0) for voter in voters[:5]]
+    # The count drops and is reached again: no second mention.
+    jobs.append(
+        await produce(stack, "DELETE", f"/maps/playtests/{playtest.thread_id}/vote/{voters[0]}")
+    )
+    jobs.append(await vote(stack, playtest, voters[5], 6.0))
+    stack.recorder.command("*:thread:view", "fail:1")
+    async with stack.worker():
+        for job_id in jobs:
+            await stack.until_status(job_id, "succeeded")
+
+    mentions = [
+        e
+        for e in stack.recorder.sends(destination=f"channel:{playtest.thread_id}")
+        if e["effect"].startswith("thread:finalizable:")
+    ]
+    assert [e["job_id"] for e in mentions] == [jobs[4]]

@@ -93,3 +93,5 @@ class PlaytestStateResponse(ResponseBody, frozen=True, kw_only=True):
     """The newest reset: an older reset's job is superseded by it."""
     verdict: PlaytestTransition | None
     """The approve, force accept or force deny that closed the playtest."""
+    finalizable_vote_id: int | None
+    """The vote transition that made the playtest finalizable (since its last reset)."""

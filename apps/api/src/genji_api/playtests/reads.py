@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.playtests import repository
 from genji_api.playtests.models import (
     PlaytestCreator,
     PlaytestStateResponse,
@@ -86,4 +87,5 @@ async def state(
         ],
         last_reset=await _transition(conn, meta["id"], ("reset",)),
         verdict=await _transition(conn, meta["id"], VERDICTS),
+        finalizable_vote_id=await repository.finalizable_vote(conn, meta["id"]),
     )

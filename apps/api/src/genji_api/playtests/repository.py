@@ -175,3 +175,25 @@ async def voter_ids(conn: asyncpg.Connection, thread_id: int) -> list[int]:
         thread_id,
     )
     return [row["user_id"] for row in rows]
+
+
+async def vote_count(conn: asyncpg.Connection, thread_id: int) -> int:
+    count: int = await conn.fetchval(
+        "SELECT count(*) FROM playtests.votes WHERE playtest_thread_id = $1", thread_id
+    )
+    return count
+
+
+async def finalizable_vote(conn: asyncpg.Connection, playtest_id: int) -> int | None:
+    """The vote transition that made the playtest finalizable since its last reset, if any."""
+    transition_id: int | None = await conn.fetchval(
+        """
+        SELECT max(id) FROM playtests.transitions
+        WHERE playtest_id = $1 AND kind = 'vote_cast'
+          AND coalesce((details ->> 'finalizable')::boolean, false)
+          AND id > coalesce((SELECT max(id) FROM playtests.transitions
+                             WHERE playtest_id = $1 AND kind = 'reset'), 0)
+        """,
+        playtest_id,
+    )
+    return transition_id

@@ -11,7 +11,6 @@ from litestar.params import FromPath, JSONBody
 
 from genji_api.auth import scopes
 from genji_api.database import Database
-from genji_api.effects.context import effect_context
 from genji_api.http.tracing import request_trace
 from genji_api.playtests import service
 from genji_api.playtests.models import (
@@ -39,14 +38,10 @@ class PlaytestsController(Controller):
         self,
         playtest_id: FromPath[int],
         data: JSONBody[ThreadBindRequest],
-        request: AnyRequest,
         database: NamedDependency[Database],
     ) -> PlaytestResponse:
-        """Bind the playtest to its forum thread (and verification message); accepts the job
-        context headers."""
-        return await service.bind_thread(
-            database, playtest_id, data, effect=effect_context(request)
-        )
+        """Bind the playtest to its forum thread (and verification message)."""
+        return await service.bind_thread(database, playtest_id, data)
 
     @get("/{playtest_id:int}", opt=_READ)
     async def playtest_state(

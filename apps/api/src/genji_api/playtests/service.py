@@ -16,9 +16,6 @@ from genji_sdk.payloads import (
 )
 
 from genji_api.database import Database
-from genji_api.effects.context import EffectContext
-from genji_api.effects.once import once
-from genji_api.effects.rules import rule
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.maps import repository as maps
@@ -37,26 +34,17 @@ from genji_api.playtests.models import (
 from genji_api.playtests.threads import bind
 from genji_api.playtests.transitions import record
 
-# The effects handlers request here, and the jobs that may request each.
-PLAYTEST_EFFECTS = rule(playtest=["api.playtest.create"])
+# The number of votes that makes a playtest finalizable.
+FINALIZE_VOTES = 5
 
 
 async def bind_thread(
-    database: Database,
-    playtest_id: int,
-    request: ThreadBindRequest,
-    *,
-    effect: EffectContext | None = None,
+    database: Database, playtest_id: int, request: ThreadBindRequest
 ) -> PlaytestResponse:
     """Record the playtest's forum thread; the same thread again changes nothing."""
-
-    async def work(conn: asyncpg.Connection) -> PlaytestResponse:
-        async def perform() -> PlaytestResponse:
-            return await bind(conn, playtest_id, request.thread_id, request.verification_id)
-
-        return await once(conn, effect, request, PlaytestResponse, perform, rule=PLAYTEST_EFFECTS)
-
-    return await database.transaction(work)
+    return await database.transaction(
+        lambda conn: bind(conn, playtest_id, request.thread_id, request.verification_id)
+    )
 
 
 async def current_state(
@@ -107,12 +95,17 @@ async def cast_vote(
             raise BadRequestError(error.args[0] if error.args else str(error)) from None
         except asyncpg.ForeignKeyViolationError:
             raise NotFoundError(f"No user found with id: {user_id}") from None
+        # The vote that first brings the playtest to the finalize count (since its last reset)
+        # is marked, so its creators are told once however often the count is reached again.
+        votes = await repository.vote_count(conn, thread_id)
+        earlier = await repository.finalizable_vote(conn, meta["id"])
+        finalizable = votes == FINALIZE_VOTES and earlier is None
         return await record(
             conn,
             playtest_id=meta["id"],
             kind="vote_cast",
             actor_id=user_id,
-            details={"difficulty": request.difficulty},
+            details={"difficulty": request.difficulty, "finalizable": finalizable},
             payload=lambda _: PlaytestVoteCastEvent(
                 voter_id=user_id, difficulty_value=request.difficulty, thread_id=thread_id
             ),

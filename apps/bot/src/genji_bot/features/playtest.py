@@ -139,9 +139,6 @@ async def playtest_created(payload: PlaytestCreatedEvent, job: JobRun) -> None:
         )
         assert sent is not None and sent.thread_id is not None
         thread_id = sent.thread_id
-    await job.api.effect(
-        "PATCH", f"/maps/playtests/{state.id}", "playtest:thread", json={"thread_id": thread_id}
-    )
     if state.hidden:
         await job.api.effect("PATCH", f"/maps/{state.code}", "map:unhide", json={"hidden": False})
     await _refresh_view(job, msgspec.structs.replace(state, thread_id=thread_id), thread_id)
@@ -161,7 +158,7 @@ async def _vote_changed(job: JobRun, thread_id: int, voter_id: int, cast: float 
     transition = transition_id(job)
     message = cards.vote_removed(voter_id) if cast is None else cards.vote_cast(voter_id, cast)
     await job.send(f"thread:vote:{transition}", Channel(thread_id), message)
-    if cast is not None and not state.completed and len(state.votes) == cards.FINALIZE_VOTES:
+    if state.finalizable_vote_id == transition and not state.completed:
         await job.send(
             f"thread:finalizable:{transition}", Channel(thread_id), cards.finalizable(state)
         )

@@ -12,8 +12,6 @@ import msgspec
 
 from genji_bot.effects.port import Button, Embed, Field, Mentions, Outgoing
 
-# The number of votes at which a map can be finalized and its creators are told so.
-FINALIZE_VOTES = 5
 # Base XP of a playtest verdict (the API applies the current multiplier).
 MAP_SUBMISSION_XP = 30
 PLAYTEST_XP = 35
@@ -58,6 +56,7 @@ class PlaytestState(msgspec.Struct, frozen=True):
     votes: list[Vote]
     last_reset: Transition | None
     verdict: Transition | None
+    finalizable_vote_id: int | None
 
     @property
     def primary(self) -> Creator:
