@@ -101,9 +101,17 @@ async def test_a_map_edit_follows_a_code_change_into_the_playtest_thread(stack: 
     ]
 
 
-async def test_a_guide_of_an_approved_map_goes_to_the_newsfeed_channel(stack: BotStack) -> None:
-    _, code = await seed.game_map(stack.owner)
-    entry = {"type": "guide", "code": code, "guide_url": "https://youtu.be/x", "name": "G"}
+async def test_a_guide_of_a_map_out_of_playtest_goes_to_the_newsfeed_channel(
+    stack: BotStack,
+) -> None:
+    playtest = await playtest_in_a_thread(stack)
+    await stack.owner.execute(
+        "UPDATE core.maps SET playtesting = 'Approved' WHERE id = $1", playtest.map_id
+    )
+    await stack.owner.execute(
+        "UPDATE playtests.meta SET completed = true WHERE id = $1", playtest.playtest_id
+    )
+    entry = {"type": "guide", "code": playtest.code, "guide_url": "https://youtu.be/x", "name": "G"}
     _, job_id = await post_entry(stack, entry)
     async with stack.worker():
         await stack.until_status(job_id, "succeeded")

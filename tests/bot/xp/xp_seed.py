@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 import seed
 from bot_stack import BotStack
@@ -74,6 +75,8 @@ async def receipts(stack: BotStack, job_id: str) -> list[str]:
     return [r["effect_key"] for r in rows]
 
 
-def payload_of(response: Any) -> dict[str, Any]:
-    body: dict[str, Any] = response.json()
-    return body
+def bot_environment() -> dict[str, str]:
+    """Environment of a recorded bot process (unfinished_features/sitecustomize.py)."""
+    shim = str(Path(__file__).parent / "unfinished_features")
+    path = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": shim + (os.pathsep + path if path else "")}

@@ -19,7 +19,7 @@ class MapPlaytestView(ResponseBody, frozen=True, kw_only=True):
     creators: list[str]
     """Display names, the primary creator first."""
     playtest_id: int | None
-    """The map's open playtest, if any."""
+    """The map's open playtest, else its latest one, if any."""
     thread_id: int | None
     """Its forum thread (also the id of the thread's starter message), once created."""
 
@@ -30,7 +30,10 @@ async def _view(conn: asyncpg.Connection, code: str) -> MapPlaytestView | None:
         SELECT m.id, m.code, m.map_name, m.playtesting, m.difficulty,
                p.id AS playtest_id, p.thread_id
         FROM core.maps m
-        LEFT JOIN playtests.meta p ON p.map_id = m.id AND NOT p.completed
+        LEFT JOIN LATERAL (
+            SELECT t.id, t.thread_id FROM playtests.meta t WHERE t.map_id = m.id
+            ORDER BY t.completed, t.id DESC LIMIT 1
+        ) p ON true
         WHERE m.code = $1
         """,
         code,
