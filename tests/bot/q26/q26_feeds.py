@@ -8,12 +8,20 @@ from q26_flow import Flow, Q26Case, channel
 
 
 async def check_newsfeed(flow: Flow, _: Any) -> None:
-    job = await flow.consumed_job("api.newsfeed.create")
+    newsfeed_id = await flow.env.owner.fetchval(
+        "SELECT max(id) FROM public.newsfeed WHERE event_type = 'announcement'"
+    )
+    job = await flow.consumed_job("api.newsfeed.create", key=f"newsfeed:create:{newsfeed_id}")
     flow.sent_once(job, channel(flow.channels.newsfeed))
 
 
 async def check_notification(flow: Flow, user_id: int) -> None:
-    job = await flow.consumed_job("api.notification.delivery")
+    event_id = await flow.env.owner.fetchval(
+        "SELECT id FROM notifications.events WHERE user_id = $1", user_id
+    )
+    job = await flow.consumed_job(
+        "api.notification.delivery", key=f"notification:delivery:{event_id}"
+    )
     flow.sent_once(job, f"dm:{user_id}")
     rows = await flow.env.owner.fetch(
         "SELECT d.channel, d.status FROM notifications.delivery_log d "
@@ -23,8 +31,12 @@ async def check_notification(flow: Flow, user_id: int) -> None:
     assert [(row["channel"], row["status"]) for row in rows] == [("discord_dm", "delivered")]
 
 
-async def _xp_check(flow: Flow, user_id: int) -> None:
-    job = await flow.consumed_job("api.xp.grant")
+async def check_xp_posted(flow: Flow, user_id: int) -> None:
+    """The user's one XP grant is announced in the XP channel."""
+    grant_id = await flow.env.owner.fetchval(
+        "SELECT id FROM lootbox.xp_grants WHERE user_id = $1", user_id
+    )
+    job = await flow.consumed_job("api.xp.grant", key=f"xp:grant:{grant_id}")
     flow.sent_once(job, channel(flow.channels.xp))
 
 
@@ -45,7 +57,7 @@ async def _linked_check(flow: Flow, codes: tuple[str, str]) -> None:
         official,
     )
     assert entry is not None and int(entry["playtest_id"]) == thread_id
-    job = await flow.consumed_job("api.newsfeed.create", f"newsfeed:create:{entry['id']}")
+    job = await flow.consumed_job("api.newsfeed.create", key=f"newsfeed:create:{entry['id']}")
     flow.sent_once(job, channel(flow.channels.newsfeed))
 
 
@@ -60,7 +72,7 @@ CASES = [
         lambda flow: flow.produce("notification-create"),
         check_notification,
     ),
-    Q26Case("api.xp.grant", lambda flow: flow.produce("xp-grant"), _xp_check),
+    Q26Case("api.xp.grant", lambda flow: flow.produce("xp-grant"), check_xp_posted),
     Q26Case(
         "map.linked.newsfeed.requested",
         lambda flow: flow.produce("map-link-clone-playtest"),

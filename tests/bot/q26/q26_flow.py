@@ -64,22 +64,27 @@ class Flow:
         await self.call(case, state)
         return state
 
-    async def jobs(self, event: str, key_prefix: str = "") -> list[UUID]:
-        rows = await self.stack.jobs(event)
+    async def jobs(self, event: str, key_prefix: str = "", key: str | None = None) -> list[UUID]:
+        """This case's jobs of `event`: keys starting with `key_prefix`, or equal to `key`."""
         return [
             row["id"]
-            for row in rows
+            for row in await self.stack.jobs(event)
             if row["id"] not in self.earlier_jobs
             and (row["event_key"] or "").startswith(key_prefix)
+            and (key is None or row["event_key"] == key)
         ]
 
-    async def job(self, event: str, key_prefix: str = "") -> UUID:
-        """The one job of `event` (whose key starts with `key_prefix`), once it exists."""
+    async def job(self, event: str, key_prefix: str = "", *, key: str | None = None) -> UUID:
+        """The one job of `event` (by key prefix or key), once it exists.
+
+        A case names its job by key wherever consumers of earlier cases, still finishing their
+        follow-up jobs on the shared stack, may enqueue more jobs of the same event.
+        """
 
         async def probe() -> list[UUID] | None:
-            return await self.jobs(event, key_prefix) or None
+            return await self.jobs(event, key_prefix, key) or None
 
-        found = await eventually(probe, CONSUMER_DEADLINE, f"a {event} job {key_prefix}")
+        found = await eventually(probe, CONSUMER_DEADLINE, f"a {event} job {key or key_prefix}")
         assert len(found) == 1, f"expected one {event} job, found {len(found)}"
         return found[0]
 
@@ -92,8 +97,10 @@ class Flow:
             response = await self.stack.http.get(f"/internal/jobs/{job_id}")
             raise AssertionError(f"job {job_id} {status}: {response.json()}")
 
-    async def consumed_job(self, event: str, key_prefix: str = "") -> UUID:
-        job_id = await self.job(event, key_prefix)
+    async def consumed_job(
+        self, event: str, key_prefix: str = "", *, key: str | None = None
+    ) -> UUID:
+        job_id = await self.job(event, key_prefix, key=key)
         await self.consumed(job_id)
         return job_id
 

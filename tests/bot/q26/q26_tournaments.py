@@ -13,6 +13,7 @@ import seed
 import seed_completions as sc
 import seed_ocr_jobs
 import seed_tournaments as st
+from q26_feeds import check_xp_posted
 from q26_flow import Flow, Q26Case, channel
 
 CHAMPION_ROLE = 1_400_000_000_000_000_001
@@ -65,7 +66,7 @@ async def _results_produce(flow: Flow) -> Ranked:
 
 async def check_results(flow: Flow, ended: Ranked) -> None:
     job = await flow.consumed_job(
-        "api.tournament.results", f"tournament:results:{ended.edition_id}"
+        "api.tournament.results", key=f"tournament:results:{ended.edition_id}"
     )
     flow.sent_once(job, channel(flow.channels.tournament_announcements))
     assert CHAMPION_ROLE in flow.stack.recorder.roles_of(ended.winner)
@@ -98,8 +99,7 @@ async def _ocr_requested_check(flow: Flow, player: int) -> None:
     assert status == "verified"
     await flow.consumed_job("api.tournament.verification.changed")
     # Participation XP on the first verification, announced in the XP channel.
-    grant = await flow.consumed_job("api.xp.grant")
-    flow.sent_once(grant, channel(flow.channels.xp))
+    await check_xp_posted(flow, player)
 
 
 CASES = [
