@@ -1,4 +1,4 @@
-"""Producer cases of completion submission, verdicts and upvotes."""
+"""Producer cases of completion submission, verdicts, upvotes and XP rewards."""
 
 from __future__ import annotations
 
@@ -102,6 +102,15 @@ async def _upvote(env: ProducerEnv, body: dict[str, int]) -> httpx.Response:
     return await env.api.post("/api/v3/completions/upvoting", json=body)
 
 
+async def _verified_run(env: ProducerEnv) -> int:
+    map_id, _ = await seed.game_map(env.owner)
+    return await seed.verified_completion(env.owner, map_id, await seed.user(env.owner))
+
+
+async def _reward(env: ProducerEnv, completion_id: int) -> httpx.Response:
+    return await env.api.post(f"/api/v3/completions/{completion_id}/xp", json={})
+
+
 CASES: list[ProducerCase] = [
     ProducerCase(
         "completion-submit-ocr",
@@ -172,5 +181,12 @@ CASES: list[ProducerCase] = [
         frozenset({"api.completion.upvote"}),
         _nine_upvotes,
         _upvote,
+    ),
+    ProducerCase(
+        "completion-xp",
+        frozenset({"api.xp.grant"}),
+        _verified_run,
+        _reward,
+        ok=200,
     ),
 ]

@@ -161,7 +161,7 @@ async def test_a_failed_auto_verification_posts_one_staff_notice(stack: BotStack
             event_key=f"completion:autoverification-failed:{completion_id}",
             entity_key=None,
         )
-    async with stack.worker(), stack.worker():
+    async with stack.worker():
         await stack.until_status(job.id, "succeeded")
     notices = stack.recorder.sends(destination=flow.JOB_ALERTS)
     assert [n["effect"] for n in notices] == ["notice:autoverification"]

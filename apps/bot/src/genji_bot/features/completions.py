@@ -102,12 +102,15 @@ async def _delete(job: JobRun, effect: str, channel_id: int, message_id: int) ->
 async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> None:
     """Post the review card once; a run no longer pending gets none."""
     view = await _view(job, payload.completion_id)
+    queue = job.settings.channels.verification_queue
     if view.state != "pending":
         log.info("completion %s is %s; no review card", view.id, view.state)
+        # A card this job posted before the run was superseded (deleting twice is harmless).
+        if view.verification_id is not None:
+            await _delete(job, "delete:superseded-card", queue, view.verification_id)
         return
     if view.verification_id is not None:
         return
-    queue = job.settings.channels.verification_queue
     sent = await job.send(
         "card:verification",
         Channel(queue),
@@ -122,12 +125,14 @@ async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> No
 
 async def _announce(view: CompletionView, job: JobRun) -> None:
     channels = job.settings.channels
-    await job.send(
-        "card:completion",
-        Channel(channels.completions),
-        completion_card(view, view.upvotes),
-        mirror=Mirror("completion.message", view.id),
-    )
+    # A run verified again keeps the card (and the upvotes) of its first verification.
+    if view.message_id is None:
+        await job.send(
+            "card:completion",
+            Channel(channels.completions),
+            completion_card(view, view.upvotes),
+            mirror=Mirror("completion.message", view.id),
+        )
     await _notify(
         job,
         "notification:verification",
