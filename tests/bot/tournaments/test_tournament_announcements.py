@@ -130,7 +130,7 @@ async def test_q09_repeated_reroll_announces_each_reroll_once(stack: BotStack) -
     await refuse_updates(
         stack.owner,
         "public.effect_bindings",
-        f"NEW.state = 'completed' AND NEW.effect_key = 'announcement:{keys[0]}'",
+        f"NEW.state = 'completed' AND NEW.effect_key LIKE 'announcement:{keys[0]}%'",
     )
     async with stack.worker(**SLOW_RETRIES):
         await eventually(lambda: handler_failures(stack.owner, job_ids[0]), what="a failed attempt")

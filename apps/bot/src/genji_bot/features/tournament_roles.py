@@ -11,8 +11,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from genji_sdk.failures import DependencyUnavailable
+
 from genji_bot.consumers import JobRun
-from genji_bot.effects.port import PortError
+from genji_bot.effects.port import Forbidden, NotFound, NotSent
 from genji_bot.features.tournament_cards import TournamentCategory
 
 log = logging.getLogger("genji.bot.tournaments")
@@ -30,7 +32,9 @@ async def _set(job: JobRun, user_id: int, role_id: int, *, holds: bool) -> None:
         add = frozenset({role_id}) if holds else frozenset()
         remove = frozenset() if holds else frozenset({role_id})
         await job.port.set_member_roles(user_id, add=add, remove=remove)
-    except PortError as error:
+    except NotSent as error:
+        raise DependencyUnavailable("discord", str(error)) from error
+    except (Forbidden, NotFound) as error:
         log.warning("champion role %d of user %d not changed: %s", role_id, user_id, error)
 
 

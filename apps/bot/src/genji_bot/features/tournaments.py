@@ -6,6 +6,8 @@
 - rollover and results reconcile each announced category's champion role to the API's current
   champion first, then post one announcement bound to the job's event identity (start, end,
   reroll and results identities stay distinct). An event that announces nothing is a no-op.
+  The announcement renders only the payload and category names, never the champion state read
+  at run time, so a replay's message has the fingerprint its earlier attempt sent.
 """
 
 from __future__ import annotations
