@@ -14,7 +14,6 @@ import pytest
 from bot_stack import BotProcess, BotStack, eventually
 from xp_seed import (
     PRESTIGE_XP,
-    bot_environment,
     grant_from,
     keys,
     notifications,
@@ -66,7 +65,7 @@ async def test_q08_a_resumed_stale_owner_grants_no_key_the_replacement_grants_on
     await set_stale_heartbeat(stack, SLOW_STALE_HEARTBEAT)
     granted = await grant_from(stack, PRESTIGE_XP - 50, 100)
     grant = f"xp:{granted.grant_id}:prestige"
-    first = BotProcess.start(stack, tmp_path / "first.log", bot_environment())
+    first = BotProcess.start(stack, tmp_path / "first.log")
     second: BotProcess | None = None
     try:
 
@@ -78,7 +77,7 @@ async def test_q08_a_resumed_stale_owner_grants_no_key_the_replacement_grants_on
         os.kill(first.pid, signal.SIGSTOP)  # frozen: no heartbeat reaches the database
 
         await set_stale_heartbeat(stack, FAST_STALE_HEARTBEAT)
-        second = BotProcess.start(stack, tmp_path / "second.log", bot_environment())
+        second = BotProcess.start(stack, tmp_path / "second.log")
         replacement = await manager_of(stack, second)
 
         async def second_hangs() -> bool:

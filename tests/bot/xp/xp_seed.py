@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import seed
 from bot_stack import BotStack
@@ -73,10 +71,3 @@ async def receipts(stack: BotStack, job_id: str) -> list[str]:
         "SELECT effect_key FROM effect_receipts WHERE job_id = $1 ORDER BY effect_key", job_id
     )
     return [r["effect_key"] for r in rows]
-
-
-def bot_environment() -> dict[str, str]:
-    """Environment of a recorded bot process (unfinished_features/sitecustomize.py)."""
-    shim = str(Path(__file__).parent / "unfinished_features")
-    path = os.environ.get("PYTHONPATH")
-    return {"PYTHONPATH": shim + (os.pathsep + path if path else "")}

@@ -19,7 +19,8 @@ from genji_sdk.payloads import NewsfeedDispatchEvent
 from genji_bot.api import ApiNotFound
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NotFound
-from genji_bot.features.newsfeed_cards import PlaytestView, newsfeed_card, playtest_starter
+from genji_bot.features.newsfeed_cards import PlaytestView, newsfeed_card
+from genji_bot.features.playtest_cards import PlaytestState, playtest_view
 
 log = logging.getLogger("genji.bot.newsfeed")
 
@@ -61,7 +62,10 @@ async def _refresh_starter(job: JobRun, view: PlaytestView) -> None:
     await job.step(effect)
     try:
         # A forum thread's starter message has the thread's id.
-        await job.port.edit(view.thread_id, view.thread_id, playtest_starter(view))
+        state: PlaytestState = await job.api.get(
+            f"/maps/playtests/threads/{view.thread_id}", PlaytestState
+        )
+        await job.port.edit(view.thread_id, view.thread_id, playtest_view(state))
     except NotFound:
         log.warning("playtest thread %s has no starter message to refresh", view.thread_id)
     await job.step(effect, "after")

@@ -101,17 +101,3 @@ def _embed(entry: dict[str, Any]) -> Embed:
 
 def newsfeed_card(entry: dict[str, Any]) -> Outgoing:
     return Outgoing(embed=_embed(entry))
-
-
-def playtest_starter(view: PlaytestView) -> Outgoing:
-    """The playtest thread's starter card as the map stands now."""
-    return Outgoing(
-        embed=Embed(
-            title=f"{view.map_name} ({view.code})",
-            fields=(
-                Field("Difficulty", view.difficulty or "-", True),
-                Field("Creators", ", ".join(view.creators) or "-", True),
-                Field("Status", view.playtesting, True),
-            ),
-        )
-    )
