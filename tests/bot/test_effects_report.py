@@ -47,6 +47,11 @@ async def test_each_recorded_effect_is_listed_once(tmp_path: Path) -> None:
     await port.reached(xp, "roles:7", "before")
     await port.set_member_roles(10**18 + 1, add=frozenset({10**18 + 9}), remove=frozenset())
 
+    # Another job of the same event posting the same effect to the same channel is no duplicate.
+    other_xp = context("api.xp.grant")
+    await port.reached(other_xp, "xp-message:7", "before")
+    await port.send(Channel(10**18 + 5), Outgoing(content="XP"))
+
     dm = context("api.notification.delivery")
     await port.reached(dm, "dm:3", "before")
     await port.send(DirectMessage(10**18 + 1), Outgoing(content="hi"))
@@ -54,9 +59,14 @@ async def test_each_recorded_effect_is_listed_once(tmp_path: Path) -> None:
     await port.delete(sent.channel_id, sent.message_id)
 
     lines = report(tmp_path)
+    xp_jobs = sorted(str(job.job_id)[:8] for job in (xp, other_xp))
     assert lines == [
-        f"send    api.notification.delivery  dm:3  -> dm:{10**18 + 1}  x2  (DUPLICATE)",
-        f"send    api.xp.grant  xp-message:7  -> channel:{10**18 + 5}  x1",
+        f"send    api.notification.delivery  job {str(dm.job_id)[:8]}  dm:3  -> dm:{10**18 + 1}"
+        "  x2  (DUPLICATE)",
+        *(
+            f"send    api.xp.grant  job {job}  xp-message:7  -> channel:{10**18 + 5}  x1"
+            for job in xp_jobs
+        ),
         f"edit    message {sent.message_id}  x1  by xp-message:7",
         f"delete  message {sent.message_id}  by api.notification.delivery  dm:3",
         f"roles   user {10**18 + 1}  +[{10**18 + 9}] -[]  by api.xp.grant  roles:7",

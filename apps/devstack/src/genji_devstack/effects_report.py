@@ -1,9 +1,10 @@
 """`python -m genji_devstack.effects_report <recorder dir>`: what the recorded bot did to Discord.
 
-One line per effect: each (event, effect, destination) with how many messages were delivered
-(more than one means a duplicate), each message's edits and deletion, each thread update and
-each role change, read from the recorder's discord.jsonl. For operators watching a local stack
-and for evidence of a run; it never changes the directory.
+One line per effect: each (event, job, effect, destination) with how many messages were
+delivered (more than one means a duplicate; two jobs of one event are two effects), each
+message's edits and deletion, each thread update and each role change, read from the
+recorder's discord.jsonl. For operators watching a local stack and for evidence of a run; it
+never changes the directory.
 """
 
 from __future__ import annotations
@@ -19,12 +20,18 @@ from genji_devstack.recorder_port import DISCORD, RecorderPort
 
 
 def _sends(port: RecorderPort) -> Iterator[str]:
-    delivered: Counter[tuple[str, str, str]] = Counter()
+    delivered: Counter[tuple[str, str, str, str]] = Counter()
     for entry in port.operations("send"):
-        delivered[(str(entry["event"]), str(entry["effect"]), entry["destination"])] += 1
-    for (event, effect, destination), count in sorted(delivered.items()):
+        key = (
+            str(entry["event"]),
+            str(entry["job_id"]),
+            str(entry["effect"]),
+            entry["destination"],
+        )
+        delivered[key] += 1
+    for (event, job_id, effect, destination), count in sorted(delivered.items()):
         flag = "" if count == 1 else "  (DUPLICATE)"
-        yield f"send    {event}  {effect}  -> {destination}  x{count}{flag}"
+        yield f"send    {event}  job {job_id[:8]}  {effect}  -> {destination}  x{count}{flag}"
 
 
 def _message_changes(port: RecorderPort) -> Iterator[str]:
