@@ -32,6 +32,7 @@ from genji_bot.api import ApiClient
 from genji_bot.consumers import CONSUMERS, BotServices, Consumer, JobRun, bot_handlers
 from genji_bot.features import load_features
 from genji_bot.settings import BotSettings
+from genji_bot.views.registry import ViewRegistry
 from genji_devstack.recorder_port import RecorderPort
 from genji_sdk import REGISTRY
 from genji_worker.settings import settings_from_env
@@ -80,19 +81,27 @@ class BotStack:
     worker_dsn: str
     settings: BotSettings
 
-    def services(self) -> BotServices:
+    def services(self, views: ViewRegistry | None = None) -> BotServices:
         api = ApiClient(self.url, self.bot_key, timeout=10)
         return BotServices(
-            api=api, port=self.recorder, settings=self.settings, checkpoints=self.recorder
+            api=api,
+            port=self.recorder,
+            settings=self.settings,
+            checkpoints=self.recorder,
+            views=views or ViewRegistry(),
         )
 
     @contextlib.asynccontextmanager
     async def worker(
-        self, consumers: Mapping[str, Consumer] | None = None, **overrides: str
+        self,
+        consumers: Mapping[str, Consumer] | None = None,
+        views: ViewRegistry | None = None,
+        **overrides: str,
     ) -> AsyncIterator[QueueSupervisor]:
         """The bot's queue worker, consuming until the block ends; `consumers` stand in for
-        the feature modules' consumers of their events."""
-        services = self.services()
+        the feature modules' consumers of their events, `views` is the process's view
+        registry."""
+        services = self.services(views)
 
         async def connect() -> asyncpg.Connection:
             return await asyncpg.connect(self.worker_dsn)

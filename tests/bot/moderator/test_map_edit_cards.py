@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 import seed
 from bot_stack import BotStack, eventually
+from genji_bot.views.registry import ViewRegistry
+from genji_sdk.views import OpenView
 from refused_writes import allow_updates, bindings, handler_failures, refuse_updates
 
 pytestmark = pytest.mark.queue
@@ -127,3 +129,24 @@ async def test_resolution_of_a_card_already_gone_succeeds(stack: BotStack) -> No
     assert await handler_failures(stack.owner, resolved_job) == 0
     assert [d["job_id"] for d in stack.recorder.operations("delete")] == [None]
     assert len(stack.recorder.sends(destination=_queue(stack))) == 1
+
+
+async def test_the_posted_card_gets_its_persistent_view_until_the_request_is_resolved(
+    stack: BotStack,
+) -> None:
+    views = ViewRegistry()
+    edit_id, job_id, user = await _create(stack)
+    async with stack.worker(views=views):
+        await stack.until_status(job_id, "succeeded")
+        card = await _message_id(stack, edit_id)
+        assert views.views() == [
+            OpenView(kind="map_edit.verification", entity_id=edit_id, message_id=card)
+        ]
+        await stack.until_status(await _resolve(stack, edit_id, user), "succeeded")
+    assert views.views() == []
+    # A restoration that listed the card before the resolution cannot bring its view back.
+    assert card is not None
+    assert (
+        views.register(OpenView(kind="map_edit.verification", entity_id=edit_id, message_id=card))
+        == "retired"
+    )

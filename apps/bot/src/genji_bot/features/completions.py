@@ -20,6 +20,7 @@ from genji_sdk.payloads import (
     VerificationChangedEvent,
     VerificationMessageDeleteEvent,
 )
+from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, Forward, NotFound, Outgoing
@@ -94,6 +95,7 @@ async def _notify(
 
 async def _delete(job: JobRun, effect: str, channel_id: int, message_id: int) -> None:
     await job.step(effect)
+    job.views.retire(message_id)
     await job.port.delete(channel_id, message_id)
     await job.step(effect, "after")
 
@@ -117,6 +119,10 @@ async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> No
         verification_card(view),
         mirror=Mirror("completion.verification_message", view.id),
     )
+    if sent is not None:
+        job.views.register(
+            OpenView(kind="completion.verification", entity_id=view.id, message_id=sent.message_id)
+        )
     # A faster run may have superseded this one while the card was being posted; its cleanup
     # job only knew the message ids recorded before.
     if sent is not None and (await _view(job, view.id)).state != "pending":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from genji_sdk.payloads import MapEditCreatedEvent, MapEditResolvedEvent
+from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel
@@ -37,12 +38,16 @@ async def map_edit_created(payload: MapEditCreatedEvent, job: JobRun) -> None:
     if edit.message_id is not None:
         log.info("edit request %d already has its card (message %d)", edit.id, edit.message_id)
         return
-    await job.send(
+    sent = await job.send(
         CARD,
         Channel(job.settings.channels.verification_queue),
         verification_card(edit),
         mirror=Mirror(MESSAGE_MIRROR, edit.id),
     )
+    if sent is not None:
+        job.views.register(
+            OpenView(kind="map_edit.verification", entity_id=edit.id, message_id=sent.message_id)
+        )
 
 
 @queue_consumer("api.map_edit.resolved")
@@ -52,5 +57,6 @@ async def map_edit_resolved(payload: MapEditResolvedEvent, job: JobRun) -> None:
         log.info("edit request %d has no card to remove", edit.id)
         return
     await job.step(CARD_DELETE)
+    job.views.retire(edit.message_id)
     await job.port.delete(job.settings.channels.verification_queue, edit.message_id)
     await job.step(CARD_DELETE, "after")

@@ -23,6 +23,7 @@ from genji_sdk.payloads import (
     PlaytestVoteCastEvent,
     PlaytestVoteRemovedEvent,
 )
+from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NewForumThread, NotFound
@@ -61,6 +62,7 @@ async def _refresh_view(job: JobRun, state: PlaytestState, thread_id: int) -> No
 
 async def _close_thread(job: JobRun, state: PlaytestState, thread_id: int, status: str) -> None:
     await job.step("thread:close")
+    job.views.retire(thread_id)
     try:
         await job.port.update_thread(
             thread_id, archived=True, locked=True, tags=cards.thread_tags(state, status)
@@ -139,6 +141,7 @@ async def playtest_created(payload: PlaytestCreatedEvent, job: JobRun) -> None:
         )
         assert sent is not None and sent.thread_id is not None
         thread_id = sent.thread_id
+    job.views.register(OpenView(kind="playtest.thread", entity_id=state.id, message_id=thread_id))
     if state.hidden:
         await job.api.effect("PATCH", f"/maps/{state.code}", "map:unhide", json={"hidden": False})
     await _refresh_view(job, msgspec.structs.replace(state, thread_id=thread_id), thread_id)
