@@ -40,8 +40,12 @@ def bots() -> Iterator[list[BotProcess]]:
     "kills",
     [
         pytest.param(
-            [Kill("card:completion", "crash-mid"), Kill("xp:verification", "crash")],
-            id="Q05-mid-card-before-xp",
+            [
+                Kill("card:completion", "crash"),
+                Kill("card:completion", "crash-mid"),
+                Kill("xp:verification", "crash"),
+            ],
+            id="Q05-before-card-mid-card-before-xp",
         ),
         pytest.param(
             [Kill("card:completion", "crash-after"), Kill("xp:verification", "crash-after")],
