@@ -1,4 +1,4 @@
-"""Payloads of the 21 bot events as the legacy RabbitMQ producers shaped them.
+"""Payloads of the 21 bot events as the legacy producers shaped them.
 
 Each fixture inserts the domain rows its payload refers to (on the connection it is given,
 inside the caller's transaction) and returns the message body with the key the legacy

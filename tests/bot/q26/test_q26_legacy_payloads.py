@@ -1,6 +1,6 @@
 """Q26: legacy-shaped payloads through the real enqueue path and the real consumers.
 
-Each bot event's payload, shaped as the legacy RabbitMQ producer published it, is enqueued
+Each bot event's payload, shaped as the legacy producer published it, is enqueued
 with genji_queue's enqueue_job inside one transaction with the domain rows it refers to. A
 shape the current contract accepts is consumed by the real consumer to success, with the same
 durable effect its current producer's job has. A shape it no longer accepts is refused at
