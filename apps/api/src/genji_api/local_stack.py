@@ -10,7 +10,7 @@ it nor QUEUE_DATABASE_URL is set).
 
 After migrating it applies `db/seeds/local.sql` and issues a superuser API key for the seeded
 `local` user, printed once with the API's URL and OpenAPI pages, and the bot's own key (every
-scope but jobs:manage, not a superuser), handed to the bot only. Children: the fake OCR service
+scope, not a superuser), handed to the bot only. Children: the fake OCR service
 on loopback, the bot and the API process (`python -m genji_api`: uvicorn and the API worker).
 The bot is `python -m genji_bot` when DISCORD_TOKEN is set; otherwise it is
 `python -m genji_devstack.recorded_bot`: the real handlers, with Discord recorded in

@@ -40,8 +40,9 @@ ALL: Final = frozenset(
     }
 )
 
-# The bot's key: every scope its handlers use; recovery administration stays with operators.
-BOT: Final = ALL - {JOBS_MANAGE}
+# The bot's key: every scope. Its recovery requests (jobs:manage) act only for an operator in
+# QUEUE_OPERATOR_IDS, which the API checks itself.
+BOT: Final = ALL
 
 
 def required(*scopes: str) -> dict[str, object]:

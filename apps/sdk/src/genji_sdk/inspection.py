@@ -1,0 +1,84 @@
+"""What an operator reads about queued work: the job list and one job's details, with its effect
+progress and recovery history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+import msgspec
+
+from genji_sdk.jobs import JobStatus
+from genji_sdk.recovery import RecoveryState
+from genji_sdk.sends import BindingState
+
+
+class JobListItem(msgspec.Struct, frozen=True, kw_only=True):
+    id: UUID
+    event_name: str
+    state: RecoveryState
+    uncertain: bool
+    """A Discord send of the job is uncertain and must be resolved before a retry."""
+    retry_generation: int
+    handler_failures: int
+    error_code: str | None
+    error_msg: str | None
+    created_at: datetime | None
+    held_at: datetime | None
+
+
+class JobList(msgspec.Struct, frozen=True, kw_only=True):
+    jobs: list[JobListItem]
+
+
+class ReceiptView(msgspec.Struct, frozen=True, kw_only=True):
+    effect_key: str
+    completed: bool
+    created_at: datetime
+    completed_at: datetime | None
+
+
+class BindingView(msgspec.Struct, frozen=True, kw_only=True):
+    effect_key: str
+    destination: str
+    state: BindingState
+    channel_id: int | None
+    message_id: int | None
+    thread_id: int | None
+    updated_at: datetime
+
+
+class ActionView(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    action: str
+    actor_id: int
+    expected_generation: int | None
+    outcome: str
+    reason: str | None
+    created_at: datetime
+
+
+class JobDetails(msgspec.Struct, frozen=True, kw_only=True):
+    id: UUID
+    event_name: str
+    state: RecoveryState
+    status: JobStatus
+    """The public status (GET /internal/jobs/{id})."""
+    retry_generation: int
+    handler_failures: int
+    failure_budget: int
+    """Handler failures a generation may have before it is held."""
+    attempts: int
+    """Transport attempts of the queue row, deferrals included."""
+    error_code: str | None
+    error_msg: str | None
+    """The last error, sanitized and bounded as the queue recorded it."""
+    event_key: str | None
+    entity_key: str | None
+    created_at: datetime | None
+    held_at: datetime | None
+    retry_enabled: bool
+    """Held, with no uncertain send: a retry would be accepted."""
+    receipts: list[ReceiptView]
+    bindings: list[BindingView]
+    actions: list[ActionView]
