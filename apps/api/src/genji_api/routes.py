@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from litestar.types import ControllerRouterHandler
 
+from genji_api.alerts.routes import InternalAlertsController
 from genji_api.completions.routes import CompletionsController
 from genji_api.effects.routes import EffectSendsController
 from genji_api.guides.routes import GuidesController
@@ -27,6 +28,7 @@ from genji_api.xp.routes import XpController
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
     InternalViewsController,
+    InternalAlertsController,
     EffectSendsController,
     CompletionsController,
     GuidesController,

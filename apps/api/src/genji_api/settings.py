@@ -26,6 +26,9 @@ class ApiSettings:
     run_worker: bool = False
     """Run the API-owned queue entrypoints inside this process (the production layout)."""
     outbox_interval_seconds: float = 10.0
+    sentry_issues_url: str | None = None
+    """Operator alert cards link here, with `{job_id}` replaced (SENTRY_ISSUES_URL); no link
+    when unset."""
 
 
 def _number(environ: Mapping[str, str], name: str, default: float) -> float:
@@ -54,4 +57,5 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
         outbox_interval_seconds=_number(
             environ, "TOURNAMENT_OUTBOX_INTERVAL", ApiSettings.outbox_interval_seconds
         ),
+        sentry_issues_url=environ.get("SENTRY_ISSUES_URL") or None,
     )

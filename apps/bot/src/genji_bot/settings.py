@@ -81,6 +81,11 @@ class BotSettings:
     tournament_ping_role_id: int | None = None
     """The role pinged by tournament announcements (TOURNAMENT_PING_ROLE_ID); none by default."""
     api_timeout_seconds: float = 10.0
+    alert_poll_seconds: float = 15.0
+    """How often the alert supervisor polls the API for due alerts (JOB_ALERT_POLL_SECONDS)."""
+    alert_lease_seconds: float = 60.0
+    """How long another supervisor's recorded alert intent is left alone before it is reconciled
+    from the channel's history (JOB_ALERT_LEASE_SECONDS)."""
 
 
 def _channels(environ: Mapping[str, str]) -> Channels:
@@ -135,5 +140,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         skill_roles=_skill_roles(environ),
         rank_roles=_rank_roles(environ),
         api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
+        alert_poll_seconds=float(environ.get("JOB_ALERT_POLL_SECONDS", "15")),
+        alert_lease_seconds=float(environ.get("JOB_ALERT_LEASE_SECONDS", "60")),
         **optional,
     )

@@ -1,7 +1,8 @@
 """`python -m genji_devstack.recorded_bot`: the bot's queue worker with the recorder for Discord.
 
-The real consumers, API client and supervisor; Discord effects go to the recorder directory
-(GENJI_RECORDER_DIR). Used by tests and by `just up` when no bot token is configured.
+The real consumers, API client and supervisor, and the alert supervisor beside them; Discord
+effects go to the recorder directory (GENJI_RECORDER_DIR). Used by tests and by `just up` when
+no bot token is configured.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 import os
 import sys
 
+from genji_bot.alerts.supervisor import AlertSupervisor, alerts_running
 from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices, Consumer
 from genji_bot.settings import bot_settings_from_env
@@ -29,7 +31,8 @@ def main(consumers: dict[str, Consumer] | None = None) -> int:
     async def run() -> None:
         api = ApiClient(settings.api_url, settings.api_key, timeout=settings.api_timeout_seconds)
         services = BotServices(api=api, port=port, settings=settings, checkpoints=port)
-        await run_bot_worker(services, consumers)
+        async with alerts_running(AlertSupervisor(api, port, settings, port)):
+            await run_bot_worker(services, consumers)
 
     try:
         asyncio.run(run())

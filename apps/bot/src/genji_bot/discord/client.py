@@ -2,8 +2,9 @@
 
 In the setup hook (after login, before the gateway is ready) the client loads the feature
 modules, registers the dynamic items and connects the view registry to discord.py's view store,
-and only then starts the queue worker as a supervised task. Restoration of persistent views runs
-beside it once the gateway is ready and the API answers; it never waits for the queue's backlog.
+and only then starts the queue worker as a supervised task, with the alert supervisor
+(genji_bot.alerts.supervisor) beside it. Restoration of persistent views runs beside them once
+the gateway is ready and the API answers; it never waits for the queue's backlog.
 
 Stopping: SIGTERM/SIGINT reach the worker's supervisor (genji_worker.process.serve), which stops
 claiming and drains; when the worker task ends the Discord connection is closed, so transports
@@ -23,6 +24,7 @@ import signal
 import asyncpg
 import discord
 
+from genji_bot.alerts.supervisor import AlertSupervisor, start_alerts
 from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices
 from genji_bot.discord.components import DYNAMIC_ITEMS
@@ -65,6 +67,7 @@ class GenjiBot(discord.Client):
         self.views = ViewRegistry()
         self.worker_task: asyncio.Task[None] | None = None
         self.restore_task: asyncio.Task[object] | None = None
+        self.alerts_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         load_features()
@@ -79,6 +82,8 @@ class GenjiBot(discord.Client):
         )
         self.worker_task = asyncio.create_task(run_bot_worker(services), name="bot-queue-worker")
         self.worker_task.add_done_callback(self._worker_ended)
+        # Its unexpected end stops the process through SIGTERM, which drains the worker.
+        self.alerts_task = start_alerts(AlertSupervisor(self.api, services.port, self.settings))
         self.restore_task = asyncio.create_task(
             restore_when_ready(self.api, self.views, self.wait_until_ready),
             name="restore-persistent-views",
@@ -90,6 +95,8 @@ class GenjiBot(discord.Client):
             log.critical("bot queue worker died: %r; stopping the process", task.exception())
         if self.restore_task is not None:
             self.restore_task.cancel()
+        if self.alerts_task is not None:
+            self.alerts_task.cancel()
         if not self.is_closed():
             task.get_loop().create_task(self.close())
 

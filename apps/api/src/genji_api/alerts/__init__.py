@@ -1,0 +1,1 @@
+"""Operator failure alerts: durable records of held jobs, polled and delivered by the bot."""

@@ -1,0 +1,285 @@
+"""The alert supervisor: delivers the API's durable failure alerts to the job_alerts channel.
+
+Every `alert_poll_seconds` it asks the API for due alerts (the API first reconciles held jobs
+into alert records) and, for each, through the Discord port:
+- sends the job's one main card when none is recorded, edits it when the record's desired
+  version is ahead of the rendered one, and sends it again only when an edit found it deleted
+  (NotFound); a channel it cannot read or write proves nothing and is retried later;
+- sends one reply mentioning the recipient for the current failure episode.
+Each send is bound through the API intent first: the intent is recorded before the send and the
+id after. An intent without an id (a lost reply, a crash, a supervisor that stopped) is looked
+for by its fingerprint in the channel's recent history and adopted when found; only history that
+was read and does not hold it lets a replacement be sent. Another supervisor's fresh intent is
+left alone for `alert_lease_seconds`, so overlapping processes do not both send.
+Nothing here enqueues: a failure to deliver is logged and tried again on a later pass, backing
+off while the API or Discord is unavailable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+from uuid import uuid4
+
+import msgspec
+from genji_sdk import ClaimToken, JobContext
+from genji_sdk.alerts import AlertCard, AlertWork, CardBinding, ReplyBinding
+from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
+
+from genji_bot.alerts.cards import card, reply
+from genji_bot.api import ApiClient, ApiError
+from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints
+from genji_bot.effects.port import Channel, DiscordPort, NotFound, Outgoing, Sent
+from genji_bot.settings import BotSettings
+
+log = logging.getLogger("genji.alerts")
+
+ALERTS = "/internal/alerts"
+# Observers (the recorder) see each delivery as an effect of the alerted job under this name.
+ALERT_EVENT = "job.alert"
+CARD_EFFECT = "alert-card"
+EDIT_EFFECT = "alert-card-edit"
+REPLY_EFFECT = "alert-reply"
+CLOCK_SKEW = timedelta(seconds=5)
+MAX_BACKOFF = 300.0
+FINISHED = frozenset({"succeeded", "discarded"})
+
+B = TypeVar("B", CardBinding, ReplyBinding)
+
+
+class AlertSupervisor:
+    def __init__(
+        self,
+        api: ApiClient,
+        port: DiscordPort,
+        settings: BotSettings,
+        checkpoints: Checkpoints | None = None,
+    ) -> None:
+        self.api = api
+        self.port = port
+        self.settings = settings
+        self.checkpoints = checkpoints or NoCheckpoints()
+        # This instance, as the holder of the intents it records.
+        self.holder = uuid4()
+        self.started = datetime.now(UTC)
+        self._failures = 0
+
+    @property
+    def channel(self) -> int:
+        return self.settings.channels.job_alerts
+
+    # -- the loop ----------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Deliver alerts until cancelled."""
+        while True:
+            delay = self.settings.alert_poll_seconds
+            try:
+                await self.deliver_due()
+            except (DependencyUnavailable, RateLimited, ConfigurationFailure, ApiError) as error:
+                delay = self._backing_off(error)
+            else:
+                if self._failures:
+                    log.info("alert delivery recovered after %d failed passes", self._failures)
+                self._failures = 0
+            await asyncio.sleep(delay)
+
+    def _backing_off(self, error: Exception) -> float:
+        self._failures += 1
+        if self._failures == 1:
+            log.warning("alert delivery paused: %s; progress stays recorded", error)
+        poll = self.settings.alert_poll_seconds
+        delay: float = min(poll * 2 ** min(self._failures, 8), max(MAX_BACKOFF, poll))
+        if isinstance(error, RateLimited):
+            delay = max(delay, float(error.retry_after))
+        return delay
+
+    async def deliver_due(self) -> int:
+        """One pass: every due alert; returns how many were due. API or Discord outages
+        propagate (the pass stops and backs off); any other failure skips that alert."""
+        work = msgspec.convert(await self.api.get(ALERTS), AlertWork)
+        for alert in work.alerts:
+            try:
+                await self._deliver(alert)
+            except (DependencyUnavailable, RateLimited):
+                raise
+            except Exception:
+                log.exception("alert of job %s was not delivered; retrying later", alert.job_id)
+        return len(work.alerts)
+
+    async def _deliver(self, alert: AlertCard) -> None:
+        if alert.message_id is None:
+            if alert.state not in FINISHED:
+                await self._send_card(alert)
+        elif alert.rendered_version < alert.desired_version:
+            await self._edit_card(alert)
+        if alert.episode is not None and not alert.episode.notified:
+            await self._send_reply(alert, alert.episode.retry_generation)
+
+    # -- the card ----------------------------------------------------------------------------
+    async def _send_card(self, alert: AlertCard) -> None:
+        path = f"{ALERTS}/{alert.job_id}/card"
+        message = card(alert)
+
+        async def begin(replaces: datetime | None) -> CardBinding:
+            body = {
+                "holder": str(self.holder),
+                "version": alert.desired_version,
+                "fingerprint": message.fingerprint(),
+                "guild_id": self.settings.guild_id,
+                "channel_id": self.channel,
+                "lease_seconds": self.settings.alert_lease_seconds,
+                "replaces": replaces.isoformat() if replaces else None,
+            }
+            return await self._post(path, body, CardBinding)
+
+        async def complete(sent: Sent, binding: CardBinding | None) -> CardBinding:
+            version = alert.desired_version if binding is None else binding.intent_version
+            body = {
+                "channel_id": sent.channel_id,
+                "message_id": sent.message_id,
+                "version": version,
+            }
+            return await self._post(f"{path}/complete", body, CardBinding)
+
+        await self._deliver_once(alert, CARD_EFFECT, message, begin, complete)
+
+    async def _edit_card(self, alert: AlertCard) -> None:
+        assert alert.message_id is not None
+        context = self._context(alert)
+        await self.checkpoints.reached(context, EDIT_EFFECT, "before")
+        try:
+            await self.port.edit(alert.channel_id or self.channel, alert.message_id, card(alert))
+        except NotFound:
+            log.warning("the alert card of job %s was deleted; sending it again", alert.job_id)
+            await self._post(
+                f"{ALERTS}/{alert.job_id}/card/gone", {"message_id": alert.message_id}, CardBinding
+            )
+            await self._send_card(alert)
+            return
+        await self._post(
+            f"{ALERTS}/{alert.job_id}/card/rendered",
+            {"message_id": alert.message_id, "version": alert.desired_version},
+            CardBinding,
+        )
+        await self.checkpoints.reached(context, EDIT_EFFECT, "after")
+
+    # -- the reply ---------------------------------------------------------------------------
+    async def _send_reply(self, alert: AlertCard, generation: int) -> None:
+        path = f"{ALERTS}/{alert.job_id}/episodes/{generation}/reply"
+        message = reply(alert, generation, self.settings.alert_recipient_id)
+
+        async def begin(replaces: datetime | None) -> ReplyBinding:
+            body = {
+                "holder": str(self.holder),
+                "fingerprint": message.fingerprint(),
+                "channel_id": self.channel,
+                "lease_seconds": self.settings.alert_lease_seconds,
+                "replaces": replaces.isoformat() if replaces else None,
+            }
+            return await self._post(path, body, ReplyBinding)
+
+        async def complete(sent: Sent, binding: ReplyBinding | None) -> ReplyBinding:
+            body = {"channel_id": sent.channel_id, "message_id": sent.message_id}
+            return await self._post(f"{path}/complete", body, ReplyBinding)
+
+        await self._deliver_once(alert, f"{REPLY_EFFECT}:{generation}", message, begin, complete)
+
+    # -- one bound send ----------------------------------------------------------------------
+    async def _deliver_once(
+        self,
+        alert: AlertCard,
+        effect: str,
+        message: Outgoing,
+        begin: Callable[[datetime | None], Awaitable[B]],
+        complete: Callable[[Sent, B | None], Awaitable[B]],
+    ) -> None:
+        """Send `message` unless its recorded intent says otherwise: completed and busy are
+        left alone; an intent without an id is found in history or replaced."""
+        binding = await begin(None)
+        if binding.decision == "reconcile":
+            assert binding.intent_at is not None and binding.intent_fingerprint is not None
+            found = await self._find(binding.intent_fingerprint, binding.intent_at)
+            if found is not None:
+                log.info("job %s: %s found in the channel, not sent again", alert.job_id, effect)
+                await complete(found, binding)
+                return
+            binding = await begin(binding.intent_at)
+        if binding.decision != "fresh":
+            return
+        context = self._context(alert)
+        await self.checkpoints.reached(context, effect, "before")
+        try:
+            sent = await self.port.send(Channel(self.channel), message)
+        except (DependencyUnavailable, RateLimited):
+            raise
+        except Exception as error:
+            # Sent or not, the intent stays: the next pass looks for it before sending again.
+            log.warning("job %s: %s outcome unknown (%s)", alert.job_id, effect, error)
+            return
+        recorded = await complete(sent, None)
+        if recorded.message_id != sent.message_id:
+            log.warning(
+                "job %s: %s was already recorded; deleting the duplicate", alert.job_id, effect
+            )
+            await self.port.delete(sent.channel_id, sent.message_id)
+        await self.checkpoints.reached(context, effect, "after")
+
+    async def _find(self, fingerprint: str, since: datetime) -> Sent | None:
+        """The earliest of the bot's messages in the channel with this fingerprint since the
+        intent; None only when the history was read and holds none (errors propagate)."""
+        seen = await self.port.recent(Channel(self.channel), since - CLOCK_SKEW)
+        matches = sorted(
+            (item for item in seen if item.fingerprint == fingerprint),
+            key=lambda item: item.created_at,
+        )
+        return matches[0].sent if matches else None
+
+    # -- plumbing ----------------------------------------------------------------------------
+    async def _post(self, path: str, body: dict[str, Any], kind: type[B]) -> B:
+        return msgspec.convert(await self.api.request("POST", path, json=body), kind)
+
+    def _context(self, alert: AlertCard) -> JobContext:
+        """How checkpoints see a delivery: an effect of the alerted job, whose claim names this
+        supervisor instance (alerts hold no queue claim)."""
+        return JobContext(
+            job_id=alert.job_id,
+            event_name=ALERT_EVENT,
+            event_key=f"alert:{alert.job_id}",
+            attempt=1,
+            retry_generation=alert.retry_generation,
+            claim=ClaimToken(0, self.holder, self.started),
+        )
+
+
+def _supervisor_ended(task: asyncio.Task[None]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    log.critical("the alert supervisor died: %r; stopping the process", error)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def start_alerts(supervisor: AlertSupervisor) -> asyncio.Task[None]:
+    """Run the supervisor as a task; its unexpected end stops the process (SIGTERM drains the
+    queue worker), so a bot never runs without alert delivery."""
+    task = asyncio.create_task(supervisor.run(), name="job-alerts")
+    task.add_done_callback(_supervisor_ended)
+    return task
+
+
+@contextlib.asynccontextmanager
+async def alerts_running(supervisor: AlertSupervisor) -> AsyncIterator[asyncio.Task[None]]:
+    """The supervisor beside a block (the queue worker), cancelled when the block ends."""
+    task = start_alerts(supervisor)
+    try:
+        yield task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

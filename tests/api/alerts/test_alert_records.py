@@ -1,0 +1,160 @@
+"""GET /api/v3/internal/alerts and the card and reply bindings: held jobs become durable alert
+records, once per (job, generation), and their delivery is recorded intent first."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+from uuid import UUID, uuid4
+
+import asyncpg
+import pytest
+import seed_alerts as sa
+from litestar.testing import AsyncTestClient
+
+pytestmark = pytest.mark.queue
+
+Client = AsyncTestClient  # type: ignore[type-arg]
+MakeKey = Callable[..., Awaitable[str]]
+CHANNEL = 1_000_000_000_000_000_008
+BASE = "/api/v3/internal/alerts"
+
+
+async def _poll(api: Client) -> dict[str, dict[str, Any]]:
+    response = await api.get(BASE)
+    assert response.status_code == 200, response.text
+    return {alert["job_id"]: alert for alert in response.json()["alerts"]}
+
+
+async def _episodes(owner: asyncpg.Connection, job_id: UUID) -> list[tuple[int, str]]:
+    rows = await owner.fetch(
+        "SELECT retry_generation, state FROM job_alert_episodes WHERE job_id = $1 "
+        "ORDER BY retry_generation",
+        job_id,
+    )
+    return [(row["retry_generation"], row["state"]) for row in rows]
+
+
+def _begin(holder: UUID, fingerprint: str = "f" * 64, **extra: Any) -> dict[str, Any]:
+    return {
+        "holder": str(holder),
+        "version": 1,
+        "fingerprint": fingerprint,
+        "channel_id": CHANNEL,
+        "lease_seconds": 60,
+        **extra,
+    }
+
+
+async def _deliver(api: Client, job: UUID, generation: int) -> None:
+    """Send the card (if it has none) and the episode's reply, as one supervisor would."""
+    holder = uuid4()
+    card = (await api.post(f"{BASE}/{job}/card", json=_begin(holder))).json()
+    if card["decision"] == "fresh":
+        sent = {"channel_id": CHANNEL, "message_id": 10**18 + 3, "version": 1}
+        assert (await api.post(f"{BASE}/{job}/card/complete", json=sent)).status_code == 200
+    reply = f"{BASE}/{job}/episodes/{generation}/reply"
+    body = {k: v for k, v in _begin(holder).items() if k != "version"}
+    assert (await api.post(reply, json=body)).json()["decision"] == "fresh"
+    sent = {"channel_id": CHANNEL, "message_id": 10**18 + 4 + generation}
+    assert (await api.post(f"{reply}/complete", json=sent)).status_code == 200
+
+
+async def test_held_bot_and_api_jobs_open_one_episode_each(
+    api: Client, owner: asyncpg.Connection
+) -> None:
+    bot_job = await sa.held(owner, sa.BOT_EVENT, "bot", "token=hunter2 <@123456789012345678>")
+    api_job = await sa.held(owner, sa.API_EVENT, "api")
+    ready = await sa.enqueue(owner, sa.BOT_EVENT, "ready")  # not held: no alert
+
+    for _ in range(2):
+        due = await _poll(api)
+        assert set(due) == {str(bot_job), str(api_job)}
+    assert str(ready) not in due
+    card = due[str(bot_job)]
+    assert (card["event_name"], card["state"], card["retry_generation"]) == (
+        sa.BOT_EVENT,
+        "held",
+        0,
+    )
+    assert card["episode"]["retry_generation"] == 0 and card["retry_enabled"] is True
+    assert card["message_id"] is None and card["desired_version"] == 1
+    assert "hunter2" not in card["error"] and "<@1" not in card["error"]
+    assert due[str(api_job)]["event_name"] == sa.API_EVENT
+    assert await _episodes(owner, bot_job) == [(0, "pending")]
+    assert await _episodes(owner, api_job) == [(0, "pending")]
+    assert await owner.fetchval("SELECT count(*) FROM job_alerts") == 2
+
+
+async def test_card_and_reply_are_recorded_intent_first_and_leave_the_work_list(
+    api: Client, owner: asyncpg.Connection
+) -> None:
+    job = await sa.held(owner, sa.BOT_EVENT, "deliver")
+    await _poll(api)
+    mine, theirs = uuid4(), uuid4()
+
+    begun = await api.post(f"{BASE}/{job}/card", json=_begin(mine))
+    assert begun.json()["decision"] == "fresh"
+    # Another supervisor leaves a fresh intent alone; its holder reconciles it.
+    assert (await api.post(f"{BASE}/{job}/card", json=_begin(theirs))).json()["decision"] == "busy"
+    again = await api.post(f"{BASE}/{job}/card", json=_begin(mine))
+    assert again.json()["decision"] == "reconcile"
+    assert await owner.fetchval("SELECT message_id FROM job_alerts WHERE job_id = $1", job) is None
+
+    done = await api.post(
+        f"{BASE}/{job}/card/complete",
+        json={"channel_id": CHANNEL, "message_id": 10**18 + 1, "version": 1},
+    )
+    assert done.json()["message_id"] == 10**18 + 1
+    assert (await api.post(f"{BASE}/{job}/card", json=_begin(theirs))).json()["decision"] == (
+        "completed"
+    )
+    assert str(job) in await _poll(api)  # the reply is still due
+    assert await _episodes(owner, job) == [(0, "pending")]
+
+    reply = f"{BASE}/{job}/episodes/0/reply"
+    body = {k: v for k, v in _begin(mine).items() if k != "version"}
+    assert (await api.post(reply, json=body)).json()["decision"] == "fresh"
+    assert await _episodes(owner, job) == [(0, "pending")]  # not notified before delivery
+    notified = await api.post(
+        f"{reply}/complete", json={"channel_id": CHANNEL, "message_id": 10**18 + 2}
+    )
+    assert notified.json()["notified"] is True
+    assert await _episodes(owner, job) == [(0, "notified")]
+    assert str(job) not in await _poll(api)
+
+
+async def test_a_new_generation_failing_again_is_a_new_episode_and_moves_the_card(
+    api: Client, owner: asyncpg.Connection
+) -> None:
+    job = await sa.held(owner, sa.BOT_EVENT, "again")
+    await _poll(api)
+    await _deliver(api, job, 0)
+    assert str(job) not in await _poll(api)
+
+    await sa.bump_generation(owner, job)
+    queued = (await _poll(api))[str(job)]
+    assert (queued["state"], queued["retry_enabled"], queued["episode"]) == ("pending", False, None)
+    assert queued["desired_version"] == 2
+    assert await _episodes(owner, job) == [(0, "notified")]  # queued is not a failure
+
+    await sa.hold(owner, job, "boom again")
+    failed = (await _poll(api))[str(job)]
+    assert failed["state"] == "held" and failed["retry_generation"] == 1
+    assert failed["episode"]["retry_generation"] == 1
+    assert failed["desired_version"] == 3
+    assert await _episodes(owner, job) == [(0, "notified"), (1, "pending")]
+
+
+async def test_the_alert_endpoints_need_jobs_manage(
+    api: Client, owner: asyncpg.Connection, make_key: MakeKey
+) -> None:
+    job = await sa.held(owner, sa.BOT_EVENT, "scope")
+    key = await make_key("jobs:read")
+    assert (await api.get(BASE, headers={"X-API-KEY": key})).status_code == 401
+    refused = await api.post(f"{BASE}/{job}/card", json=_begin(uuid4()), headers={"X-API-KEY": key})
+    assert refused.status_code == 401
+    assert await owner.fetchval("SELECT count(*) FROM job_alerts") == 0
+    manager = await make_key("jobs:manage")
+    assert (await api.get(BASE, headers={"X-API-KEY": manager})).status_code == 200
+    assert (await api.post(f"{BASE}/{uuid4()}/card", json=_begin(uuid4()))).status_code == 404

@@ -1,0 +1,80 @@
+"""Held jobs for the alert tests, made through the queue's own functions: enqueue, claim, hold."""
+
+from __future__ import annotations
+
+from uuid import UUID, uuid4
+
+import asyncpg
+from genji_api.queue.enqueue import enqueue_job
+from genji_queue.hold import queue_hold
+from genji_sdk import ClaimToken
+from payload_samples import SAMPLES
+from queue_helpers import claim_next
+
+BOT_EVENT = "api.xp.grant"
+API_EVENT = "completion.ocr.requested"
+
+
+async def enqueue(conn: asyncpg.Connection, event: str, key: str) -> UUID:
+    async with conn.transaction():
+        job = await enqueue_job(
+            conn,
+            event_name=event,
+            payload=SAMPLES[event],
+            event_key=f"alerts:{key}",
+            entity_key=f"alerts:{key}",
+        )
+    return job.id
+
+
+async def hold(conn: asyncpg.Connection, job_id: UUID, message: str = "boom") -> None:
+    """Claim the job (it must be ready) and hold it, as a worker does after its last failure."""
+    event = await conn.fetchval("SELECT action FROM jobs WHERE id = $1", job_id)
+    claimed = await claim_next(conn, uuid4(), event)
+    assert claimed is not None and claimed.queue_manager_id is not None
+    assert await conn.fetchval("SELECT id FROM jobs WHERE queue_job_id = $1", claimed.id) == job_id
+    claim = ClaimToken(claimed.id, claimed.queue_manager_id, claimed.updated)
+    error = {"exception_type": "RuntimeError", "exception_message": message}
+    assert await queue_hold(conn, claim, error, handler_failure=True)
+
+
+async def held(conn: asyncpg.Connection, event: str, key: str, message: str = "boom") -> UUID:
+    job_id = await enqueue(conn, event, key)
+    await hold(conn, job_id, message)
+    return job_id
+
+
+async def bump_generation(conn: asyncpg.Connection, job_id: UUID) -> None:
+    """What an accepted operator retry does to queue state: under the job's row lock, a new
+    generation with a fresh failure budget, and the held row queued again."""
+    async with conn.transaction():
+        queue_id = await conn.fetchval(
+            "SELECT queue_job_id FROM jobs WHERE id = $1 FOR UPDATE", job_id
+        )
+        await conn.execute(
+            "UPDATE jobs SET retry_generation = retry_generation + 1, handler_failures = 0 "
+            "WHERE id = $1",
+            job_id,
+        )
+        await conn.execute(
+            "UPDATE pgqueuer SET status = 'queued', execute_after = now(), updated = now() "
+            "WHERE id = $1 AND status = 'failed'",
+            queue_id,
+        )
+
+
+async def enqueue_malformed(conn: asyncpg.Connection, event: str, key: str) -> UUID:
+    """A job whose stored payload breaks its contract, as a row written before contracts were
+    enforced: the first worker to claim it holds it as MalformedPayload, without retries. The
+    payload is rewritten in the enqueue's transaction, so no worker sees it valid."""
+    async with conn.transaction():
+        job_id = await enqueue(conn, event, key)
+        await conn.execute(
+            """UPDATE pgqueuer q
+               SET payload = convert_to(jsonb_set(convert_from(q.payload, 'UTF8')::jsonb,
+                                                  '{payload,user_id}', '"not-a-number"')::text,
+                                        'UTF8')
+               FROM jobs j WHERE j.queue_job_id = q.id AND j.id = $1""",
+            job_id,
+        )
+    return job_id
