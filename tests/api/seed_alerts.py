@@ -44,23 +44,26 @@ async def held(conn: asyncpg.Connection, event: str, key: str, message: str = "b
     return job_id
 
 
+async def retry_in(conn: asyncpg.Connection, job_id: UUID) -> None:
+    """What an accepted operator retry does to queue state, inside the caller's transaction:
+    under the job's row lock, a new generation with a fresh failure budget, and the held row
+    queued again."""
+    queue_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1 FOR UPDATE", job_id)
+    await conn.execute(
+        "UPDATE jobs SET retry_generation = retry_generation + 1, handler_failures = 0 "
+        "WHERE id = $1",
+        job_id,
+    )
+    await conn.execute(
+        "UPDATE pgqueuer SET status = 'queued', execute_after = now(), updated = now() "
+        "WHERE id = $1 AND status = 'failed'",
+        queue_id,
+    )
+
+
 async def bump_generation(conn: asyncpg.Connection, job_id: UUID) -> None:
-    """What an accepted operator retry does to queue state: under the job's row lock, a new
-    generation with a fresh failure budget, and the held row queued again."""
     async with conn.transaction():
-        queue_id = await conn.fetchval(
-            "SELECT queue_job_id FROM jobs WHERE id = $1 FOR UPDATE", job_id
-        )
-        await conn.execute(
-            "UPDATE jobs SET retry_generation = retry_generation + 1, handler_failures = 0 "
-            "WHERE id = $1",
-            job_id,
-        )
-        await conn.execute(
-            "UPDATE pgqueuer SET status = 'queued', execute_after = now(), updated = now() "
-            "WHERE id = $1 AND status = 'failed'",
-            queue_id,
-        )
+        await retry_in(conn, job_id)
 
 
 async def enqueue_malformed(conn: asyncpg.Connection, event: str, key: str) -> UUID:

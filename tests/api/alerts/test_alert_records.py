@@ -3,14 +3,20 @@ records, once per (job, generation), and their delivery is recorded intent first
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 from uuid import UUID, uuid4
 
 import asyncpg
+import httpx
 import pytest
 import seed_alerts as sa
+from genji_api.settings import ApiSettings
+from lifecycle.harness import eventually
 from litestar.testing import AsyncTestClient
+from served_api import served_api
+from testdb import Connect
 
 pytestmark = pytest.mark.queue
 
@@ -144,6 +150,39 @@ async def test_a_new_generation_failing_again_is_a_new_episode_and_moves_the_car
     assert failed["episode"]["retry_generation"] == 1
     assert failed["desired_version"] == 3
     assert await _episodes(owner, job) == [(0, "notified"), (1, "pending")]
+
+
+async def test_a_retry_committed_while_the_reconcile_waits_for_the_job_opens_no_episode(
+    api_settings: ApiSettings, owner: asyncpg.Connection, connect: Connect, make_key: MakeKey
+) -> None:
+    job = await sa.held(owner, sa.BOT_EVENT, "stale")
+    retry = await connect()
+    transaction = retry.transaction()
+    await transaction.start()
+    await sa.retry_in(retry, job)
+    # The API served in its own thread: this loop must stay free to commit the retry.
+    headers = {"X-API-KEY": await make_key(superuser=True)}
+    with served_api(api_settings) as url:
+        async with httpx.AsyncClient(base_url=url, headers=headers) as client:
+            polling = asyncio.create_task(client.get(BASE))
+            await _until_waiting(owner)
+            await transaction.commit()
+            response = await polling
+    assert response.status_code == 200
+    # The reconcile saw the job held at generation 0, then read it again under the lock.
+    assert str(job) not in {alert["job_id"] for alert in response.json()["alerts"]}
+    assert await _episodes(owner, job) == []
+
+
+async def _until_waiting(owner: asyncpg.Connection) -> None:
+    async def reconcile_waits() -> bool:
+        waiting = await owner.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND query LIKE '%job_alerts_reconcile%'"
+        )
+        return bool(waiting)
+
+    await eventually(reconcile_waits, 10, "the reconcile to wait for the job's row lock")
 
 
 async def test_the_alert_endpoints_need_jobs_manage(
