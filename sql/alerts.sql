@@ -29,7 +29,7 @@ DECLARE
     v_candidate uuid;
     v_job       public.jobs;
     v_queue     pgqueuer;
-    v_status    record;
+    v_public    text;
     v_state     text;
     v_observed  text;
     v_opened    integer := 0;
@@ -65,34 +65,27 @@ BEGIN
     END LOOP;
 
     -- Open alerts follow their job: queued or running after a retry, succeeded, discarded,
-    -- held again. Finished jobs are read through the status projection, which survives log
-    -- pruning through the summaries on public.jobs.
+    -- held again, in recovery's terms (recovery_job_state). A finished job's public status
+    -- (job_public_status, which survives log pruning through the summaries on public.jobs) is
+    -- part of what is observed.
     FOR v_job IN
         SELECT j.* FROM job_alerts a JOIN public.jobs j ON j.id = a.job_id
         WHERE a.state IS NULL OR a.state NOT IN ('succeeded', 'discarded')
         ORDER BY a.created_at, a.job_id
     LOOP
-        SELECT * INTO v_queue FROM pgqueuer q WHERE q.id = v_job.queue_job_id;
-        IF FOUND THEN
-            v_state := CASE v_queue.status
-                WHEN 'failed' THEN 'held'
-                WHEN 'picked' THEN 'running'
-                WHEN 'queued' THEN CASE WHEN v_job.handler_failures > 0 THEN 'retrying'
-                                        ELSE 'pending' END
-                ELSE 'needs_inspection' END;
-        ELSE
+        v_state := recovery_job_state(v_job);
+        v_public := NULL;
+        IF v_state IN ('succeeded', 'discarded', 'needs_inspection') THEN
             BEGIN
-                SELECT s.status, s.error_code INTO v_status FROM job_public_status(v_job.id) s;
-                v_state := CASE v_status.status WHEN 'succeeded' THEN 'succeeded'
-                                                WHEN 'failed' THEN 'discarded'
-                                                ELSE 'needs_inspection' END;
+                SELECT s.status || ':' || coalesce(s.error_code, '') INTO v_public
+                FROM job_public_status(v_job.id) s;
             EXCEPTION WHEN SQLSTATE 'GJ500' THEN
                 v_state := 'needs_inspection';
             END;
         END IF;
         v_observed := md5(jsonb_build_array(
-            v_state, v_job.retry_generation, v_job.handler_failures, v_job.error_code,
-            v_job.error_msg, v_job.held_at,
+            v_state, v_public, v_job.retry_generation, v_job.handler_failures,
+            v_job.error_code, v_job.error_msg, v_job.held_at,
             (SELECT coalesce(jsonb_agg(jsonb_build_array(b.effect_key, b.destination, b.state)
                                        ORDER BY b.effect_key, b.destination), '[]')
              FROM effect_bindings b WHERE b.job_id = v_job.id),

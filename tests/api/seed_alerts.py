@@ -7,12 +7,15 @@ from uuid import UUID, uuid4
 import asyncpg
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.hold import queue_hold
+from genji_queue.recovery_retry import recovery_retry
 from genji_sdk import ClaimToken
+from genji_sdk.recovery import OperatorContext, RetryRequest
 from payload_samples import SAMPLES
 from queue_helpers import claim_next
 
 BOT_EVENT = "api.xp.grant"
 API_EVENT = "completion.ocr.requested"
+OPERATOR = 141372217677053952
 
 
 async def enqueue(conn: asyncpg.Connection, event: str, key: str) -> UUID:
@@ -45,23 +48,19 @@ async def held(conn: asyncpg.Connection, event: str, key: str, message: str = "b
 
 
 async def retry_in(conn: asyncpg.Connection, job_id: UUID) -> None:
-    """What an accepted operator retry does to queue state, inside the caller's transaction:
-    under the job's row lock, a new generation with a fresh failure budget, and the held row
-    queued again."""
-    queue_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1 FOR UPDATE", job_id)
-    await conn.execute(
-        "UPDATE jobs SET retry_generation = retry_generation + 1, handler_failures = 0 "
-        "WHERE id = $1",
-        job_id,
+    """An operator retry of the held job through recovery_retry, in the caller's transaction."""
+    generation = await conn.fetchval("SELECT retry_generation FROM jobs WHERE id = $1", job_id)
+    request = RetryRequest(
+        expected_generation=generation,
+        idempotency_key=f"alerts-test:{uuid4()}",
+        actor_id=OPERATOR,
+        context=OperatorContext(source="cli"),
     )
-    await conn.execute(
-        "UPDATE pgqueuer SET status = 'queued', execute_after = now(), updated = now() "
-        "WHERE id = $1 AND status = 'failed'",
-        queue_id,
-    )
+    result = await recovery_retry(conn, job_id, request)
+    assert result.outcome == "accepted", result
 
 
-async def bump_generation(conn: asyncpg.Connection, job_id: UUID) -> None:
+async def retry(conn: asyncpg.Connection, job_id: UUID) -> None:
     async with conn.transaction():
         await retry_in(conn, job_id)
 

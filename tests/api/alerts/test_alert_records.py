@@ -138,7 +138,7 @@ async def test_a_new_generation_failing_again_is_a_new_episode_and_moves_the_car
     await _deliver(api, job, 0)
     assert str(job) not in await _poll(api)
 
-    await sa.bump_generation(owner, job)
+    await sa.retry(owner, job)
     queued = (await _poll(api))[str(job)]
     assert (queued["state"], queued["retry_enabled"], queued["episode"]) == ("pending", False, None)
     assert queued["desired_version"] == 2

@@ -99,7 +99,7 @@ async def test_a_new_failure_after_a_retry_is_a_new_episode_and_edits_never_ment
     async with af.running(af.supervisor(stack)):
         await af.until_notified(stack, job, 0)
         first = await af.until_rendered(stack, job)
-        await sa.bump_generation(stack.owner, job)  # the operator retried: queued again
+        await sa.retry(stack.owner, job)  # the operator retried: queued again
         queued = await af.until_rendered(stack, job, after=first["desired_version"])
         assert len(af.reply_sends(stack, job)) == 1  # an edit is not a notification
         await sa.hold(stack.owner, job, "boom again")
@@ -120,7 +120,7 @@ async def test_a_deleted_card_is_recreated(stack: BotStack) -> None:
         await af.until_notified(stack, job)
         first = await af.until_rendered(stack, job)
         await stack.recorder.delete(first["channel_id"], first["message_id"])
-        await sa.bump_generation(stack.owner, job)  # the next change edits the card
+        await sa.retry(stack.owner, job)  # the next change edits the card
         await eventually(lambda: _recreated(stack, job, first["message_id"]), 20, "a new card")
     cards = af.card_sends(stack, job)
     assert len(cards) == 2

@@ -11,8 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
-# The operator who receives queue failure alerts unless configured otherwise.
-DEFAULT_ALERT_RECIPIENT = 141372217677053952
+from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
 
 
 @dataclass(frozen=True)
