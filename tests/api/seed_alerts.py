@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from uuid import UUID, uuid4
 
 import asyncpg
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.hold import queue_hold
 from genji_queue.recovery_retry import recovery_retry
+from genji_queue.release import queue_release
+from genji_queue.retry import queue_retry
 from genji_sdk import ClaimToken
 from genji_sdk.recovery import OperatorContext, RetryRequest
 from payload_samples import SAMPLES
@@ -30,15 +33,35 @@ async def enqueue(conn: asyncpg.Connection, event: str, key: str) -> UUID:
     return job.id
 
 
-async def hold(conn: asyncpg.Connection, job_id: UUID, message: str = "boom") -> None:
-    """Claim the job (it must be ready) and hold it, as a worker does after its last failure."""
+async def _claim(conn: asyncpg.Connection, job_id: UUID) -> ClaimToken:
     event = await conn.fetchval("SELECT action FROM jobs WHERE id = $1", job_id)
     claimed = await claim_next(conn, uuid4(), event)
     assert claimed is not None and claimed.queue_manager_id is not None
     assert await conn.fetchval("SELECT id FROM jobs WHERE queue_job_id = $1", claimed.id) == job_id
-    claim = ClaimToken(claimed.id, claimed.queue_manager_id, claimed.updated)
+    return ClaimToken(claimed.id, claimed.queue_manager_id, claimed.updated)
+
+
+async def hold(conn: asyncpg.Connection, job_id: UUID, message: str = "boom") -> None:
+    """Claim the job (it must be ready) and hold it, as a worker does after its last failure."""
+    claim = await _claim(conn, job_id)
     error = {"exception_type": "RuntimeError", "exception_message": message}
     assert await queue_hold(conn, claim, error, handler_failure=True)
+
+
+async def retrying(conn: asyncpg.Connection, event: str, key: str) -> UUID:
+    """A job whose handler failed once: back in the queue for its automatic retry."""
+    job_id = await enqueue(conn, event, key)
+    claim = await _claim(conn, job_id)
+    error = {"exception_type": "RuntimeError", "exception_message": "transient"}
+    assert await queue_retry(conn, claim, timedelta(minutes=5), error, handler_failure=True)
+    return job_id
+
+
+async def interrupted(conn: asyncpg.Connection, event: str, key: str) -> UUID:
+    """A job whose execution was cancelled by a shutdown: released back to the queue."""
+    job_id = await enqueue(conn, event, key)
+    assert await queue_release(conn, await _claim(conn, job_id), "shutdown")
+    return job_id
 
 
 async def held(conn: asyncpg.Connection, event: str, key: str, message: str = "boom") -> UUID:
