@@ -3,11 +3,17 @@ through real workers, the served API and the recorder; assertions are on durable
 
 from __future__ import annotations
 
+from uuid import UUID, uuid4
+
 import alert_flow as af
 import httpx
+import msgspec
 import pytest
 import seed_alerts as sa
 from bot_stack import BotStack, eventually
+from genji_bot.alerts.cards import card
+from genji_bot.effects.port import Channel
+from genji_sdk.alerts import AlertCard
 
 pytestmark = pytest.mark.queue
 
@@ -158,3 +164,36 @@ class _SwitchableTransport(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+async def test_a_restarted_supervisor_takes_over_intents_left_without_an_id(
+    stack: BotStack,
+) -> None:
+    unsent = await sa.held(stack.owner, sa.BOT_EVENT, "intent-unsent")
+    sent = await sa.held(stack.owner, sa.BOT_EVENT, "intent-sent")
+    due = (await stack.http.get("/internal/alerts")).json()["alerts"]
+    cards = {UUID(item["job_id"]): msgspec.convert(item, AlertCard) for item in due}
+    # A supervisor that stopped: both intents recorded, and only the second card delivered.
+    channel = Channel(stack.settings.channels.job_alerts)
+    for job in (unsent, sent):
+        message = card(cards[job])
+        begun = await stack.http.post(
+            f"/internal/alerts/{job}/card",
+            json={
+                "holder": str(uuid4()),
+                "version": cards[job].desired_version,
+                "fingerprint": message.fingerprint(),
+                "channel_id": channel.channel_id,
+                "lease_seconds": 60,
+            },
+        )
+        assert begun.json()["decision"] == "fresh"
+    delivered = await stack.recorder.send(channel, card(cards[sent]))
+
+    async with af.running(af.supervisor(stack, alert_lease_seconds=0.5)):
+        for job in (unsent, sent):
+            await af.until_notified(stack, job)
+            await af.until_rendered(stack, job)
+    assert len(af.card_sends(stack, unsent)) == 1
+    assert af.card_sends(stack, sent) == []  # adopted from the channel, not sent again
+    assert (await af.alert(stack, sent))["message_id"] == delivered.message_id
