@@ -10,6 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from uuid import UUID
+
+from genji_bot.alerts.sentry_link import sentry_link
 
 # The operator who receives queue failure alerts unless configured otherwise.
 DEFAULT_ALERT_RECIPIENT = 141372217677053952
@@ -81,6 +84,16 @@ class BotSettings:
     tournament_ping_role_id: int | None = None
     """The role pinged by tournament announcements (TOURNAMENT_PING_ROLE_ID); none by default."""
     api_timeout_seconds: float = 10.0
+    queue_operator_ids: tuple[int, ...] = (DEFAULT_ALERT_RECIPIENT,)
+    """Who may press the alert card's Retry job and Details (QUEUE_OPERATOR_IDS, comma-separated);
+    the API checks the same list again."""
+    sentry_issue_url_template: str | None = None
+    """SENTRY_ISSUE_URL_TEMPLATE: the alert card's Sentry link, `{job_uuid}` replaced by the
+    job's public UUID (genji_bot.alerts.sentry_link); no link when unset."""
+
+    def __post_init__(self) -> None:
+        if self.sentry_issue_url_template is not None:
+            sentry_link(self.sentry_issue_url_template, UUID(int=0))  # refuses a bad template
 
 
 def _channels(environ: Mapping[str, str]) -> Channels:
@@ -135,5 +148,8 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         skill_roles=_skill_roles(environ),
         rank_roles=_rank_roles(environ),
         api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
+        queue_operator_ids=_ids(environ.get("QUEUE_OPERATOR_IDS", ""))
+        or (DEFAULT_ALERT_RECIPIENT,),
+        sentry_issue_url_template=environ.get("SENTRY_ISSUE_URL_TEMPLATE") or None,
         **optional,
     )

@@ -23,6 +23,8 @@ import signal
 import asyncpg
 import discord
 
+# Declares the alert card's Retry job and Details dynamic items, registered in setup_hook.
+from genji_bot.alerts import controls as _alert_controls  # noqa: F401
 from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices
 from genji_bot.discord.components import DYNAMIC_ITEMS
