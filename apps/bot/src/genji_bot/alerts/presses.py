@@ -11,6 +11,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
+import msgspec
 from genji_sdk.failures import ConfigurationFailure
 from genji_sdk.recovery import OperatorContext, RetryRequest
 
@@ -22,6 +23,7 @@ from genji_bot.api import ApiClient, ApiError, ApiNotFound
 log = logging.getLogger("genji.bot.alerts")
 
 NOT_AN_OPERATOR = "Only queue operators may use the job alert controls."
+UNREADABLE = "The API's answer could not be read; press Details to see the job's current state."
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +85,9 @@ async def press_retry(
         return retry_unanswered()
     except (ApiError, ConfigurationFailure) as error:
         return _refused(control, error)
+    except msgspec.ValidationError as error:
+        log.error("job %s: unreadable retry answer: %s", control.job_id, error)
+        return UNREADABLE
     if result.outcome == "accepted" or result.recorded_outcome == "accepted":
         try:
             await on_accepted()
@@ -102,4 +107,7 @@ async def press_details(
         return "The API did not answer in time; press Details again in a moment."
     except (ApiError, ConfigurationFailure) as error:
         return _refused(control, error)
+    except msgspec.ValidationError as error:
+        log.error("job %s: unreadable details: %s", control.job_id, error)
+        return UNREADABLE
     return details_text(details)
