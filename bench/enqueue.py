@@ -59,6 +59,7 @@ ENTITY_KEY = f"user:{PAYLOAD.user_id}"
 
 SCRATCH_DDL = "CREATE TABLE bench_rows (id bigserial PRIMARY KEY, payload bytea)"
 # public.jobs is referenced by the effect and operations tables, which stay empty here.
+IDENTITY_GUARD = "pgqueuer_rows_have_identity"
 RESET_SQL = "TRUNCATE pgqueuer, pgqueuer_log, public.jobs, bench_rows CASCADE"
 
 IDENTITY_FLOOR_SQL = """
@@ -106,6 +107,9 @@ class Case:
     step: Step
     # Table and row count one step leaves behind, checked after every timed run.
     table: str
+    # The reference cases write queue rows without enqueue_job, which the schema refuses
+    # (sql/recovery_guards.sql); their runs lift that one trigger.
+    unguarded: bool = False
 
 
 @dataclass
@@ -151,8 +155,8 @@ def build_cases(conn: asyncpg.Connection) -> list[Case]:
 
     return [
         Case(ENQUEUE_JOB, durable, "public.jobs"),
-        Case(STOCK, stock, "pgqueuer"),
-        Case(FLOOR, identity_floor, "public.jobs"),
+        Case(STOCK, stock, "pgqueuer", unguarded=True),
+        Case(FLOOR, identity_floor, "public.jobs", unguarded=True),
         Case(BARE, bare, "bench_rows"),
     ]
 
@@ -167,6 +171,8 @@ async def timed_run(
 ) -> tuple[float, list[int]]:
     """Run `n` transactions of `case` from empty tables; returns (jobs/s, latencies in ns)."""
     await reset(database, conn)
+    toggle = "DISABLE" if case.unguarded else "ENABLE"
+    await conn.execute(f"ALTER TABLE pgqueuer {toggle} TRIGGER {IDENTITY_GUARD}")
     latencies: list[int] = []
     clock = time.perf_counter_ns
     began = clock()

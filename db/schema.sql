@@ -1662,75 +1662,10 @@ CREATE FUNCTION public.queue_discard_held(p_job_id uuid, p_actor_id bigint, p_re
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
-DECLARE
-    v_job     public.jobs;
-    v_row     pgqueuer;
-    v_action  job_actions;
-    v_resumed integer;
 BEGIN
-    IF p_actor_id IS NULL OR p_reason IS NULL OR btrim(p_reason) = '' THEN
-        RAISE EXCEPTION 'discarding a held job needs the operator id and a reason'
-            USING ERRCODE = 'GJ003';
-    END IF;
-    -- Concurrent discards of one job take turns here; the second sees the first's audit row.
-    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
-    END IF;
-    SELECT * INTO v_action FROM job_actions a
-    WHERE a.job_id = p_job_id AND a.action = 'discard' AND a.outcome = 'discarded';
-    IF FOUND THEN
-        RETURN QUERY SELECT 'already discarded'::text, v_action.id, 0;
-        RETURN;
-    END IF;
-
-    DELETE FROM pgqueuer q
-    WHERE q.id = v_job.queue_job_id AND q.status = 'failed'
-    RETURNING q.* INTO v_row;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'job % is not held (public status %); only a held job can be discarded',
-            p_job_id, (SELECT s.status FROM job_public_status(p_job_id) s)
-            USING ERRCODE = 'GJ003';
-    END IF;
-    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
-    VALUES (v_row.id, 'deleted', v_row.entrypoint, v_row.priority, jsonb_build_object(
-        'exception_type', 'Discarded',
-        'exception_message', left(format('discarded by an operator: %s (held as %s: %s)',
-            p_reason, coalesce(v_job.error_code, 'held'), v_job.error_msg), 300)));
-
-    WITH waiters AS (
-        SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
-        UNION
-        SELECT e.queue_job_id FROM public.jobs e
-        WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
-          AND e.event_seq > v_job.event_seq
-    ), resumed AS (
-        UPDATE pgqueuer q
-        SET execute_after = now(), updated = now()
-        FROM waiters w
-        WHERE q.id = w.id AND q.status = 'queued' AND q.execute_after > now()
-        RETURNING q.id, q.entrypoint, q.priority
-    ), logged AS (
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
-        SELECT r.id, 'queued', r.entrypoint, r.priority,
-               jsonb_build_object('exception_type', 'WaitOver',
-                                  'exception_message', format('job %s was discarded', v_job.id))
-        FROM resumed r
-        RETURNING 1
-    )
-    SELECT count(*) INTO v_resumed FROM logged;
-
-    INSERT INTO job_actions AS a (job_id, action, idempotency_key, actor_id, expected_generation,
-                                  outcome, reason, detail)
-    VALUES (v_job.id, 'discard', format('queue_discard_held:%s', v_job.id), p_actor_id,
-            v_job.retry_generation, 'discarded', p_reason,
-            jsonb_build_object('queue_job_id', v_row.id, 'held_error_code', v_job.error_code,
-                               'held_error_msg', v_job.error_msg, 'resumed', v_resumed))
-    RETURNING a.* INTO v_action;
-    IF v_resumed > 0 THEN
-        PERFORM queue_wake();
-    END IF;
-    RETURN QUERY SELECT 'discarded'::text, v_action.id, v_resumed;
+    RAISE EXCEPTION 'queue_discard_held was replaced by recovery_discard' USING ERRCODE = 'GJ009',
+        HINT = format('genji-jobs discard %s --reason ... (SELECT * FROM recovery_discard(...) '
+                      'in psql); see docs/queue-operations.md', p_job_id);
 END
 $$;
 
@@ -2154,6 +2089,505 @@ BEGIN
     WHERE w.manager_id = p_manager
       AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid));
     RETURN FOUND;
+END
+$$;
+
+
+--
+-- Name: recovery_check_request(integer, text, bigint, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_check_request(p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_actor_id IS NULL OR p_actor_id <= 0 THEN
+        RAISE EXCEPTION 'a recovery action needs the operator''s user id' USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_expected_generation IS NULL OR p_expected_generation < 0 THEN
+        RAISE EXCEPTION 'a recovery action needs the retry generation the operator saw'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    IF coalesce(btrim(p_idempotency_key), '') = '' OR length(p_idempotency_key) > 200 THEN
+        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_context IS NULL OR jsonb_typeof(p_context) <> 'object' THEN
+        RAISE EXCEPTION 'the operation context must be a JSON object' USING ERRCODE = 'GJ003';
+    END IF;
+END
+$$;
+
+
+--
+-- Name: recovery_context(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_context(p_context jsonb) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb)
+    FROM jsonb_each(p_context) e
+    WHERE e.key IN ('source', 'guild_id', 'channel_id', 'message_id', 'interaction_id')
+$$;
+
+
+--
+-- Name: recovery_discard(uuid, integer, text, bigint, text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_discard(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_reason text, p_context jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(outcome text, job_id uuid, retry_generation integer, state text, action_id bigint, recorded_outcome text)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job      public.jobs;
+    v_recorded job_actions;
+    v_state    text;
+    v_row      pgqueuer;
+    v_action   bigint;
+    v_resumed  integer;
+BEGIN
+    PERFORM recovery_check_request(p_expected_generation, p_idempotency_key, p_actor_id, p_context);
+    IF coalesce(btrim(p_reason), '') = '' OR length(p_reason) > 500 THEN
+        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+    PERFORM 1 FROM pgqueuer q WHERE q.id = v_job.queue_job_id FOR UPDATE;
+    v_state := recovery_job_state(v_job);
+
+    v_recorded := recovery_recorded_action(p_idempotency_key, p_job_id, 'discard');
+    IF v_recorded.id IS NOT NULL THEN
+        RETURN QUERY SELECT 'duplicate'::text, v_job.id, v_job.retry_generation, v_state,
+                            v_recorded.id, v_recorded.outcome;
+        RETURN;
+    END IF;
+
+    outcome := CASE
+        WHEN v_state IN ('succeeded', 'discarded', 'needs_inspection') THEN v_state
+        WHEN v_job.retry_generation <> p_expected_generation THEN 'stale_generation'
+        WHEN v_state = 'running' THEN 'running'
+        WHEN v_state IN ('pending', 'retrying') THEN 'queued'
+        ELSE 'accepted' END;
+    IF outcome <> 'accepted' THEN
+        RETURN QUERY SELECT outcome, v_job.id, v_job.retry_generation, v_state,
+                            NULL::bigint, NULL::text;
+        RETURN;
+    END IF;
+
+    -- The audit row comes first: the held-row guard lets only an audited discard delete.
+    INSERT INTO job_actions AS a (job_id, action, idempotency_key, actor_id, expected_generation,
+                                  outcome, reason, detail)
+    VALUES (v_job.id, 'discard', p_idempotency_key, p_actor_id, p_expected_generation,
+            'accepted', p_reason, jsonb_build_object(
+                'context', recovery_context(p_context),
+                'queue_job_id', v_job.queue_job_id,
+                'held_error_code', v_job.error_code,
+                'held_error_msg', v_job.error_msg))
+    RETURNING a.id INTO v_action;
+
+    DELETE FROM pgqueuer q WHERE q.id = v_job.queue_job_id AND q.status = 'failed'
+    RETURNING q.* INTO STRICT v_row;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    VALUES (v_row.id, 'deleted', v_row.entrypoint, v_row.priority, jsonb_build_object(
+        'exception_type', 'Discarded',
+        'exception_message', left(format('discarded by operator %s: %s (held as %s: %s)',
+            p_actor_id, p_reason, coalesce(v_job.error_code, 'held'), v_job.error_msg), 300)));
+
+    WITH waiters AS (
+        SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
+        UNION
+        SELECT e.queue_job_id FROM public.jobs e
+        WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
+          AND e.event_seq > v_job.event_seq
+    ), resumed AS (
+        UPDATE pgqueuer q
+        SET execute_after = now(), updated = now()
+        FROM waiters w
+        WHERE q.id = w.id AND q.status = 'queued' AND q.execute_after > now()
+        RETURNING q.id, q.entrypoint, q.priority
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+        SELECT r.id, 'queued', r.entrypoint, r.priority,
+               jsonb_build_object('exception_type', 'WaitOver',
+                                  'exception_message', format('job %s was discarded', v_job.id))
+        FROM resumed r
+        RETURNING 1
+    )
+    SELECT count(*) INTO v_resumed FROM logged;
+    UPDATE job_actions a SET detail = a.detail || jsonb_build_object('resumed', v_resumed)
+    WHERE a.id = v_action;
+    PERFORM queue_wake();
+    RETURN QUERY SELECT 'accepted'::text, v_job.id, v_job.retry_generation, 'discarded'::text,
+                        v_action, NULL::text;
+END
+$$;
+
+
+--
+-- Name: recovery_guard_held_row(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_guard_held_row() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_action text := CASE TG_OP WHEN 'DELETE' THEN 'discard' ELSE 'retry' END;
+    v_job    public.jobs;
+    v_parent public.jobs;
+BEGIN
+    SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = OLD.id;
+    IF EXISTS (SELECT 1 FROM job_actions a
+               WHERE a.job_id = v_job.id AND a.action = v_action AND a.outcome = 'accepted'
+                 AND a.xact_id = pg_current_xact_id()) THEN
+        RETURN CASE TG_OP WHEN 'DELETE' THEN OLD ELSE NEW END;
+    END IF;
+    IF TG_OP = 'UPDATE' AND NEW.status = 'queued' AND v_job.error_code = 'DependencyFailed' THEN
+        SELECT * INTO v_parent FROM public.jobs p WHERE p.id = v_job.depends_on;
+        IF FOUND AND recovery_job_state(v_parent) = 'succeeded' THEN
+            RETURN NEW;
+        END IF;
+    END IF;
+    RAISE EXCEPTION 'queue row % (job %) is held; only the recovery service moves a held job',
+        OLD.id, coalesce(v_job.id::text, 'without identity')
+        USING ERRCODE = 'GJ009',
+              HINT = format('genji-jobs %s %s (SELECT * FROM recovery_%s(...) in psql); '
+                            'see docs/queue-operations.md', v_action, v_job.id, v_action);
+END
+$$;
+
+
+--
+-- Name: recovery_guard_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_guard_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = NEW.id) THEN
+        RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
+            USING ERRCODE = 'GJ009',
+                  HINT = 'SELECT * FROM enqueue_job(event name, payload, event key); to run a '
+                         'held job again: genji-jobs retry <job id>';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+--
+-- Name: recovery_guard_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_guard_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pgqueuer q WHERE q.status = 'failed') THEN
+        RAISE EXCEPTION 'the queue holds jobs waiting for the operator; it cannot be truncated'
+            USING ERRCODE = 'GJ009', HINT = 'genji-jobs list --state held; genji-jobs discard';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+--
+-- Name: recovery_has_uncertain_send(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_has_uncertain_send(p_job_id uuid) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT EXISTS (SELECT 1 FROM effect_bindings b WHERE b.job_id = p_job_id AND b.state = 'uncertain')
+$$;
+
+
+--
+-- Name: jobs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.jobs (
+    id uuid NOT NULL,
+    action text NOT NULL,
+    status public.job_status DEFAULT 'queued'::public.job_status NOT NULL,
+    error_code text,
+    error_msg text,
+    attempts integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now(),
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    queue_job_id bigint,
+    event_key text,
+    payload_hash text,
+    schema_version integer,
+    entity_key text,
+    event_seq bigint,
+    handler_failures integer DEFAULT 0 NOT NULL,
+    retry_generation integer DEFAULT 0 NOT NULL,
+    depends_on uuid,
+    held_at timestamp with time zone,
+    summarized_at timestamp with time zone,
+    CONSTRAINT jobs_handler_failures_check CHECK ((handler_failures >= 0)),
+    CONSTRAINT jobs_identity_complete CHECK (((queue_job_id IS NULL) OR ((event_key IS NOT NULL) AND (payload_hash IS NOT NULL) AND (schema_version IS NOT NULL) AND (event_seq IS NOT NULL)))),
+    CONSTRAINT jobs_retry_generation_check CHECK ((retry_generation >= 0))
+);
+
+
+--
+-- Name: recovery_job_state(public.jobs); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_job_state(p_job public.jobs) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_active   pgqueuer_status;
+    v_terminal text;
+BEGIN
+    IF p_job.queue_job_id IS NULL THEN
+        RETURN 'needs_inspection';
+    END IF;
+    SELECT q.status INTO v_active FROM pgqueuer q WHERE q.id = p_job.queue_job_id;
+    IF FOUND THEN
+        RETURN CASE v_active
+            WHEN 'failed' THEN 'held'
+            WHEN 'picked' THEN 'running'
+            WHEN 'queued' THEN CASE WHEN p_job.handler_failures > 0 THEN 'retrying' ELSE 'pending' END
+            ELSE 'needs_inspection' END;
+    END IF;
+    SELECT l.status::text INTO v_terminal FROM pgqueuer_log l
+    WHERE l.job_id = p_job.queue_job_id
+      AND l.status IN ('successful', 'exception', 'canceled', 'deleted')
+    ORDER BY l.created DESC, l.id DESC
+    LIMIT 1;
+    IF NOT FOUND AND p_job.summarized_at IS NOT NULL THEN
+        -- Logs were pruned: the summary says how the job ended.
+        v_terminal := CASE WHEN p_job.status = 'succeeded' THEN 'successful'
+                           WHEN p_job.error_code = 'Discarded' THEN 'deleted' END;
+    END IF;
+    RETURN CASE v_terminal WHEN 'successful' THEN 'succeeded' WHEN 'deleted' THEN 'discarded'
+                           ELSE 'needs_inspection' END;
+END
+$$;
+
+
+--
+-- Name: job_actions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_actions (
+    id bigint NOT NULL,
+    job_id uuid NOT NULL,
+    action text NOT NULL,
+    idempotency_key text NOT NULL,
+    actor_id bigint NOT NULL,
+    expected_generation integer,
+    outcome text NOT NULL,
+    reason text,
+    detail jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    xact_id xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    CONSTRAINT job_actions_action_check CHECK ((action = ANY (ARRAY['retry'::text, 'discard'::text, 'resolve_effect'::text])))
+);
+
+
+--
+-- Name: recovery_recorded_action(text, uuid, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_recorded_action(p_idempotency_key text, p_job_id uuid, p_action text) RETURNS public.job_actions
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_action job_actions;
+BEGIN
+    SELECT * INTO v_action FROM job_actions a WHERE a.idempotency_key = p_idempotency_key;
+    IF FOUND AND (v_action.job_id <> p_job_id OR v_action.action <> p_action) THEN
+        RAISE EXCEPTION 'idempotency key % already recorded a % of job %',
+            quote_literal(p_idempotency_key), v_action.action, v_action.job_id
+            USING ERRCODE = 'GJ008';
+    END IF;
+    RETURN v_action;
+END
+$$;
+
+
+--
+-- Name: recovery_resolve_effect(uuid, text, text, text, bigint, bigint, bigint, integer, text, bigint, text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_resolve_effect(p_job_id uuid, p_effect_key text, p_destination text, p_decision text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_reason text DEFAULT NULL::text, p_context jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(outcome text, job_id uuid, retry_generation integer, state text, action_id bigint, recorded_outcome text)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job      public.jobs;
+    v_recorded job_actions;
+    v_state    text;
+    v_binding  effect_bindings;
+    v_action   bigint;
+BEGIN
+    PERFORM recovery_check_request(p_expected_generation, p_idempotency_key, p_actor_id, p_context);
+    IF p_decision IS NULL OR p_decision NOT IN ('located', 'resend') THEN
+        RAISE EXCEPTION 'an uncertain send is resolved as located or resend, not %',
+            coalesce(quote_literal(p_decision), 'nothing') USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_decision = 'located' AND (p_channel_id IS NULL
+                                   OR (p_message_id IS NULL AND p_thread_id IS NULL)) THEN
+        RAISE EXCEPTION 'a located send needs its channel id and its message or thread id'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+    PERFORM 1 FROM pgqueuer q WHERE q.id = v_job.queue_job_id FOR UPDATE;
+    v_state := recovery_job_state(v_job);
+
+    v_recorded := recovery_recorded_action(p_idempotency_key, p_job_id, 'resolve_effect');
+    IF v_recorded.id IS NOT NULL THEN
+        RETURN QUERY SELECT 'duplicate'::text, v_job.id, v_job.retry_generation, v_state,
+                            v_recorded.id, v_recorded.outcome;
+        RETURN;
+    END IF;
+
+    SELECT * INTO v_binding FROM effect_bindings b
+    WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'effect % of job % has no binding to %', quote_literal(p_effect_key),
+            p_job_id, p_destination USING ERRCODE = 'GJ404';
+    END IF;
+    outcome := CASE
+        WHEN v_state IN ('succeeded', 'discarded', 'needs_inspection') THEN v_state
+        WHEN v_job.retry_generation <> p_expected_generation THEN 'stale_generation'
+        WHEN v_state = 'running' THEN 'running'
+        WHEN v_state IN ('pending', 'retrying') THEN 'queued'
+        WHEN v_binding.state <> 'uncertain' THEN 'not_uncertain'
+        ELSE 'accepted' END;
+    IF outcome <> 'accepted' THEN
+        RETURN QUERY SELECT outcome, v_job.id, v_job.retry_generation, v_state,
+                            NULL::bigint, NULL::text;
+        RETURN;
+    END IF;
+
+    INSERT INTO job_actions AS a (job_id, action, idempotency_key, actor_id, expected_generation,
+                                  outcome, reason, detail)
+    VALUES (v_job.id, 'resolve_effect', p_idempotency_key, p_actor_id, p_expected_generation,
+            'accepted', p_reason, jsonb_build_object(
+                'context', recovery_context(p_context),
+                'decision', p_decision,
+                'effect_key', p_effect_key,
+                'destination', p_destination,
+                'binding', to_jsonb(v_binding)))
+    RETURNING a.id INTO v_action;
+
+    IF p_decision = 'located' THEN
+        UPDATE effect_bindings b
+        SET state = 'completed', channel_id = p_channel_id, message_id = p_message_id,
+            thread_id = p_thread_id, updated_at = now(),
+            detail = coalesce(b.detail, '{}') || jsonb_build_object(
+                'stage', 'completed', 'resolved_by', v_action)
+        WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key
+          AND b.destination = p_destination;
+    ELSE
+        DELETE FROM effect_bindings b
+        WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key
+          AND b.destination = p_destination;
+    END IF;
+    RETURN QUERY SELECT 'accepted'::text, v_job.id, v_job.retry_generation, v_state,
+                        v_action, NULL::text;
+END
+$$;
+
+
+--
+-- Name: recovery_retry(uuid, integer, text, bigint, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recovery_retry(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(outcome text, job_id uuid, retry_generation integer, state text, action_id bigint, recorded_outcome text)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job      public.jobs;
+    v_recorded job_actions;
+    v_state    text;
+    v_row      pgqueuer;
+    v_action   bigint;
+BEGIN
+    PERFORM recovery_check_request(p_expected_generation, p_idempotency_key, p_actor_id, p_context);
+    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+    PERFORM 1 FROM pgqueuer q WHERE q.id = v_job.queue_job_id FOR UPDATE;
+    v_state := recovery_job_state(v_job);
+
+    v_recorded := recovery_recorded_action(p_idempotency_key, p_job_id, 'retry');
+    IF v_recorded.id IS NOT NULL THEN
+        RETURN QUERY SELECT 'duplicate'::text, v_job.id, v_job.retry_generation, v_state,
+                            v_recorded.id, v_recorded.outcome;
+        RETURN;
+    END IF;
+
+    outcome := CASE
+        WHEN v_state IN ('succeeded', 'discarded', 'needs_inspection') THEN v_state
+        WHEN v_job.retry_generation <> p_expected_generation THEN 'stale_generation'
+        WHEN v_state = 'running' THEN 'running'
+        WHEN v_state IN ('pending', 'retrying') THEN 'queued'
+        WHEN recovery_has_uncertain_send(v_job.id) THEN 'reconciliation_required'
+        ELSE 'accepted' END;
+    IF outcome <> 'accepted' THEN
+        RETURN QUERY SELECT outcome, v_job.id, v_job.retry_generation, v_state,
+                            NULL::bigint, NULL::text;
+        RETURN;
+    END IF;
+
+    -- The audit row comes first: the held-row guard lets only an audited retry requeue.
+    INSERT INTO job_actions AS a (job_id, action, idempotency_key, actor_id, expected_generation,
+                                  outcome, detail)
+    VALUES (v_job.id, 'retry', p_idempotency_key, p_actor_id, p_expected_generation, 'accepted',
+            jsonb_build_object(
+                'context', recovery_context(p_context),
+                'queue_job_id', v_job.queue_job_id,
+                'generation', v_job.retry_generation + 1,
+                'held_at', v_job.held_at,
+                'held_error_code', v_job.error_code,
+                'held_error_msg', v_job.error_msg,
+                'handler_failures', v_job.handler_failures))
+    RETURNING a.id INTO v_action;
+
+    UPDATE public.jobs j
+    SET retry_generation = j.retry_generation + 1, handler_failures = 0, held_at = NULL
+    WHERE j.id = v_job.id;
+    UPDATE pgqueuer q
+    SET status = 'queued', queue_manager_id = NULL, execute_after = now(), updated = now(),
+        attempts = 0
+    WHERE q.id = v_job.queue_job_id AND q.status = 'failed'
+    RETURNING q.* INTO STRICT v_row;
+    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+    VALUES (v_row.id, 'queued', v_row.entrypoint, v_row.priority, jsonb_build_object(
+        'exception_type', 'OperatorRetry',
+        'exception_message', format('retried by operator %s as generation %s (action %s)',
+                                    p_actor_id, v_job.retry_generation + 1, v_action)));
+    PERFORM queue_wake();
+    RETURN QUERY SELECT 'accepted'::text, v_job.id, v_job.retry_generation + 1, 'pending'::text,
+                        v_action, NULL::text;
 END
 $$;
 
@@ -2831,25 +3265,6 @@ CREATE TABLE public.effect_receipts (
 
 
 --
--- Name: job_actions; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.job_actions (
-    id bigint NOT NULL,
-    job_id uuid NOT NULL,
-    action text NOT NULL,
-    idempotency_key text NOT NULL,
-    actor_id bigint NOT NULL,
-    expected_generation integer,
-    outcome text NOT NULL,
-    reason text,
-    detail jsonb,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT job_actions_action_check CHECK ((action = ANY (ARRAY['retry'::text, 'discard'::text, 'resolve_effect'::text])))
-);
-
-
---
 -- Name: job_actions_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
@@ -2906,37 +3321,6 @@ CREATE SEQUENCE public.job_event_seq
     NO MINVALUE
     NO MAXVALUE
     CACHE 1;
-
-
---
--- Name: jobs; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.jobs (
-    id uuid NOT NULL,
-    action text NOT NULL,
-    status public.job_status DEFAULT 'queued'::public.job_status NOT NULL,
-    error_code text,
-    error_msg text,
-    attempts integer DEFAULT 0 NOT NULL,
-    created_at timestamp with time zone DEFAULT now(),
-    started_at timestamp with time zone,
-    finished_at timestamp with time zone,
-    queue_job_id bigint,
-    event_key text,
-    payload_hash text,
-    schema_version integer,
-    entity_key text,
-    event_seq bigint,
-    handler_failures integer DEFAULT 0 NOT NULL,
-    retry_generation integer DEFAULT 0 NOT NULL,
-    depends_on uuid,
-    held_at timestamp with time zone,
-    summarized_at timestamp with time zone,
-    CONSTRAINT jobs_handler_failures_check CHECK ((handler_failures >= 0)),
-    CONSTRAINT jobs_identity_complete CHECK (((queue_job_id IS NULL) OR ((event_key IS NOT NULL) AND (payload_hash IS NOT NULL) AND (schema_version IS NOT NULL) AND (event_seq IS NOT NULL)))),
-    CONSTRAINT jobs_retry_generation_check CHECK ((retry_generation >= 0))
-);
 
 
 --
@@ -4516,6 +4900,34 @@ CREATE CONSTRAINT TRIGGER effect_receipts_completed_at_commit AFTER INSERT ON pu
 
 
 --
+-- Name: pgqueuer pgqueuer_held_rows_discard_through_recovery; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER pgqueuer_held_rows_discard_through_recovery BEFORE DELETE ON public.pgqueuer FOR EACH ROW WHEN ((old.status = 'failed'::public.pgqueuer_status)) EXECUTE FUNCTION public.recovery_guard_held_row();
+
+
+--
+-- Name: pgqueuer pgqueuer_held_rows_requeue_through_recovery; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER pgqueuer_held_rows_requeue_through_recovery BEFORE UPDATE OF status ON public.pgqueuer FOR EACH ROW WHEN (((old.status = 'failed'::public.pgqueuer_status) AND (new.status <> 'failed'::public.pgqueuer_status))) EXECUTE FUNCTION public.recovery_guard_held_row();
+
+
+--
+-- Name: pgqueuer pgqueuer_rows_have_identity; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER pgqueuer_rows_have_identity BEFORE INSERT ON public.pgqueuer FOR EACH ROW EXECUTE FUNCTION public.recovery_guard_identity();
+
+
+--
+-- Name: pgqueuer pgqueuer_truncate_keeps_held_rows; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER pgqueuer_truncate_keeps_held_rows BEFORE TRUNCATE ON public.pgqueuer FOR EACH STATEMENT EXECUTE FUNCTION public.recovery_guard_truncate();
+
+
+--
 -- Name: pgqueuer tg_pgqueuer_changed; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -5408,6 +5820,83 @@ GRANT ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_h
 
 REVOKE ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_worker_stopped(p_manager uuid) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION recovery_check_request(p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_check_request(p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_context(p_context jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_context(p_context jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_discard(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_reason text, p_context jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_discard(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_reason text, p_context jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_guard_held_row(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_guard_held_row() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_guard_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_guard_identity() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_guard_truncate(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_guard_truncate() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_has_uncertain_send(p_job_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_has_uncertain_send(p_job_id uuid) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_job_state(p_job public.jobs); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_job_state(p_job public.jobs) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_recorded_action(p_idempotency_key text, p_job_id uuid, p_action text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_recorded_action(p_idempotency_key text, p_job_id uuid, p_action text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_resolve_effect(p_job_id uuid, p_effect_key text, p_destination text, p_decision text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_reason text, p_context jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_resolve_effect(p_job_id uuid, p_effect_key text, p_destination text, p_decision text, p_channel_id bigint, p_message_id bigint, p_thread_id bigint, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_reason text, p_context jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION recovery_retry(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.recovery_retry(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb) FROM PUBLIC;
 
 
 --

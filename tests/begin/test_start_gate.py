@@ -116,9 +116,10 @@ async def test_q14_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
         == "DependencyFailed"
     )
 
-    await conn.execute(
-        "UPDATE pgqueuer SET status = 'queued' WHERE entrypoint = 'api.playtest.create'"
+    retried = await conn.fetchval(
+        "SELECT outcome FROM recovery_retry($1, 0, 'q14-retry', 1098765432109876543)", parent
     )
+    assert retried == "accepted"
     again = await _claim(conn, "api.playtest.create")
     assert await conn.fetchval(
         "SELECT queue_complete($1, $2, $3)", again.id, again.queue_manager_id, again.updated

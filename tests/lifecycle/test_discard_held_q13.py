@@ -1,13 +1,12 @@
 """Q13: a held malformed job blocks its entity's later ordered jobs until an operator discards it.
 
 A real worker process holds the poison job as MalformedPayload and keeps deferring the later
-job of the same entity behind it; queue_discard_held ends the poison job, wakes the waiting one
+job of the same entity behind it; recovery_discard ends the poison job, wakes the waiting one
 and it runs.
 """
 
 from __future__ import annotations
 
-import asyncpg
 import pytest
 from harness import Stack, eventually
 
@@ -38,11 +37,11 @@ async def test_q13_discarding_a_held_malformed_job_releases_its_entity(stack: St
     assert await stack.tally(later) == 0  # its handler never ran
 
     rows = await stack.sql(
-        "SELECT * FROM queue_discard_held($1, $2, 'payload predates the contract')",
+        "SELECT * FROM recovery_discard($1, 0, 'q13-discard', $2, 'payload predates the contract')",
         poison,
         OPERATOR,
     )
-    assert rows[0]["outcome"] == "discarded"
+    assert (rows[0]["outcome"], rows[0]["state"]) == ("accepted", "discarded")
     await stack.until_status(later, "succeeded")
     assert await stack.tally(later) == 1
 
@@ -50,9 +49,13 @@ async def test_q13_discarding_a_held_malformed_job_releases_its_entity(stack: St
     assert (projected[0]["status"], projected[0]["error_code"]) == ("failed", "Discarded")
     audit = await stack.sql("SELECT * FROM job_actions WHERE job_id = $1", poison)
     assert [(a["action"], a["actor_id"], a["outcome"]) for a in audit] == [
-        ("discard", OPERATOR, "discarded")
+        ("discard", OPERATOR, "accepted")
     ]
-    again = await stack.sql("SELECT * FROM queue_discard_held($1, $2, 'again')", poison, OPERATOR)
-    assert (again[0]["outcome"], again[0]["action_id"]) == ("already discarded", audit[0]["id"])
-    with pytest.raises(asyncpg.PostgresError, match="is not held"):
-        await stack.sql("SELECT * FROM queue_discard_held($1, $2, 'x')", later, OPERATOR)
+    again = await stack.sql(
+        "SELECT * FROM recovery_discard($1, 0, 'q13-discard', $2, 'again')", poison, OPERATOR
+    )
+    assert (again[0]["outcome"], again[0]["action_id"]) == ("duplicate", audit[0]["id"])
+    finished = await stack.sql(
+        "SELECT * FROM recovery_discard($1, 0, 'q13-late', $2, 'x')", later, OPERATOR
+    )
+    assert finished[0]["outcome"] == "succeeded"

@@ -1,12 +1,16 @@
 """Q16: the public status contract over every durable queue state, legacy rows included."""
 
 from datetime import timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
 from genji_queue.errors import JobNotFoundError, JobStateInconsistentError
+from genji_queue.recovery_discard import recovery_discard
+from genji_queue.recovery_retry import recovery_retry
 from genji_queue.status import job_public_status
+from genji_sdk.recovery import DiscardRequest, OperatorContext, RetryRequest
 from queue_helpers import claim_next, enqueue_xp
 from testdb import Connect
 
@@ -27,6 +31,16 @@ async def _held(conn: asyncpg.Connection) -> UUID:
         '{"exception_type": "ValueError", "exception_message": "bad input"}',
     )
     return job.id
+
+
+def _operator(kind: Any, **extra: Any) -> Any:
+    return kind(
+        expected_generation=0,
+        idempotency_key="operator-1",
+        actor_id=1_098_765_432_109_876_543,
+        context=OperatorContext(source="cli"),
+        **extra,
+    )
 
 
 async def test_q16_ready_job_is_queued(connect: Connect) -> None:
@@ -94,20 +108,19 @@ async def test_q16_requeued_held_job_reports_its_active_row_over_old_failure_log
 ) -> None:
     conn = await connect()
     job_id = await _held(conn)
-    await conn.execute("UPDATE pgqueuer SET status = 'queued' WHERE status = 'failed'")
+    result = await recovery_retry(conn, job_id, _operator(RetryRequest))
+    assert result.outcome == "accepted"
     assert (await job_public_status(conn, job_id)).status == "queued"
 
 
 async def test_q16_discarded_job_is_failed(connect: Connect) -> None:
     conn = await connect()
     job_id = await _held(conn)
-    await conn.execute(
-        """WITH gone AS (DELETE FROM pgqueuer RETURNING id, entrypoint, priority)
-           INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
-           SELECT id, 'deleted', entrypoint, priority, '{"exception_message": "operator discard"}' FROM gone"""
-    )
+    result = await recovery_discard(conn, job_id, _operator(DiscardRequest, reason="wrong map"))
+    assert result.outcome == "accepted"
     status = await job_public_status(conn, job_id)
-    assert (status.status, status.error_msg) == ("failed", "operator discard")
+    assert (status.status, status.error_code) == ("failed", "Discarded")
+    assert status.error_msg is not None and "wrong map" in status.error_msg
 
 
 @pytest.mark.parametrize("recorded", ["queued", "processing", "succeeded", "failed", "timeout"])

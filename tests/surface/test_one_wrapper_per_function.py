@@ -40,6 +40,15 @@ INTERNAL = {
     "payload_fast_check": "the contract table's generated jsonpath column",
     "payload_walk_problem": "part of payload_problem",
     "queue_trace_filter": "enqueue_job's trace allow-list, generated from the SDK's",
+    "queue_discard_held": "replaced by recovery_discard; it only refuses, naming it",
+    "recovery_job_state": "the job state the recovery functions and the guards read",
+    "recovery_has_uncertain_send": "the retry's check for an unresolved send",
+    "recovery_check_request": "argument checks of the recovery functions",
+    "recovery_recorded_action": "the idempotency key lookup of the recovery functions",
+    "recovery_context": "the audited operation context",
+    "recovery_guard_held_row": "trigger: held rows move only through recovery",
+    "recovery_guard_identity": "trigger: queue rows are created by enqueue_job",
+    "recovery_guard_truncate": "trigger: no truncation while jobs are held",
 }
 
 # Writes sql/payload_contracts.sql (SQL text for a migration), rather than calling functions.

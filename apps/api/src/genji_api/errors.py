@@ -24,6 +24,10 @@ class UnauthorizedError(ApiError):
     status_code = 401
 
 
+class ForbiddenError(ApiError):
+    status_code = 403
+
+
 class NotFoundError(ApiError):
     status_code = 404
 

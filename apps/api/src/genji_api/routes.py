@@ -17,6 +17,7 @@ from genji_api.mastery.routes import MasteryController
 from genji_api.newsfeed.routes import NewsfeedController
 from genji_api.notifications.routes import NotificationsController
 from genji_api.playtests.routes import PlaytestsController
+from genji_api.recovery.routes import RecoveryController
 from genji_api.tournaments.admin_routes import TournamentAdminController
 from genji_api.tournaments.category_routes import TournamentCategoriesController
 from genji_api.tournaments.completion_routes import TournamentCompletionsController
@@ -26,6 +27,7 @@ from genji_api.xp.routes import XpController
 
 ROUTES: list[ControllerRouterHandler] = [
     InternalJobsController,
+    RecoveryController,
     InternalViewsController,
     EffectSendsController,
     CompletionsController,

@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
+
 
 class SettingsError(ValueError):
     """A setting is missing or malformed."""
@@ -26,6 +28,12 @@ class ApiSettings:
     run_worker: bool = False
     """Run the API-owned queue entrypoints inside this process (the production layout)."""
     outbox_interval_seconds: float = 10.0
+    queue_operator_ids: frozenset[int] = frozenset({DEFAULT_ALERT_RECIPIENT})
+    """Discord users who may retry, discard and resolve jobs (QUEUE_OPERATOR_IDS)."""
+    discord_guild_id: int | None = None
+    """The guild whose alert buttons may request recovery (DISCORD_GUILD_ID)."""
+    job_alerts_channel_id: int | None = None
+    """The channel of the operator alert cards (JOB_ALERTS_CHANNEL_ID)."""
 
 
 def _number(environ: Mapping[str, str], name: str, default: float) -> float:
@@ -36,6 +44,28 @@ def _number(environ: Mapping[str, str], name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+
+
+def _ids(environ: Mapping[str, str], name: str) -> frozenset[int] | None:
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        ids = frozenset(int(part) for part in raw.split(",") if part.strip())
+    except ValueError:
+        raise SettingsError(f"{name} must be comma-separated Discord ids, not {raw!r}") from None
+    if not ids:
+        raise SettingsError(f"{name} names no id")
+    return ids
+
+
+def _id(environ: Mapping[str, str], name: str) -> int | None:
+    ids = _ids(environ, name)
+    if ids is None:
+        return None
+    if len(ids) != 1:
+        raise SettingsError(f"{name} must be one id")
+    return next(iter(ids))
 
 
 def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
@@ -54,4 +84,7 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
         outbox_interval_seconds=_number(
             environ, "TOURNAMENT_OUTBOX_INTERVAL", ApiSettings.outbox_interval_seconds
         ),
+        queue_operator_ids=_ids(environ, "QUEUE_OPERATOR_IDS") or ApiSettings.queue_operator_ids,
+        discord_guild_id=_id(environ, "DISCORD_GUILD_ID"),
+        job_alerts_channel_id=_id(environ, "JOB_ALERTS_CHANNEL_ID"),
     )

@@ -14,8 +14,7 @@ from uuid import UUID
 
 from genji_bot.alerts.sentry_link import sentry_link
 
-# The operator who receives queue failure alerts unless configured otherwise.
-DEFAULT_ALERT_RECIPIENT = 141372217677053952
+from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,16 @@ class EffectNotAllowedError(QueueError):
     """GJ007: the job's event may not request this effect."""
 
 
+class RecoveryKeyConflictError(QueueError):
+    """GJ008: a recovery idempotency key already recorded an action on another job, or another
+    kind of action."""
+
+
+class RecoveryRequiredError(QueueError):
+    """GJ009: a raw write tried to move a held queue row or to create a queue row without its
+    public identity; the recovery functions and enqueue_job are the only paths."""
+
+
 class JobNotFoundError(QueueError):
     """GJ404: no job has this UUID."""
 
@@ -57,6 +67,8 @@ _BY_SQLSTATE: dict[str, type[QueueError]] = {
     "GJ003": InvalidJobRequestError,
     "GJ006": EffectFingerprintMismatchError,
     "GJ007": EffectNotAllowedError,
+    "GJ008": RecoveryKeyConflictError,
+    "GJ009": RecoveryRequiredError,
     "GJ404": JobNotFoundError,
     "GJ409": StaleClaimError,
     "GJ500": JobStateInconsistentError,

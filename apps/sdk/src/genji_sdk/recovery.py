@@ -9,6 +9,10 @@ from uuid import UUID
 
 import msgspec
 
+# The operator who receives failure alerts, and the only one allowed to recover jobs, unless
+# configured otherwise (JOB_ALERT_RECIPIENT_ID, QUEUE_OPERATOR_IDS).
+DEFAULT_ALERT_RECIPIENT = 141372217677053952
+
 # accepted: the action was recorded now; duplicate: the idempotency key was used before and
 # `recorded_outcome` is what it did then; reconciliation_required: a Discord send of the job is
 # uncertain and must be resolved first; not_uncertain: resolve-effect on a send that is not

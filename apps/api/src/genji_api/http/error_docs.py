@@ -27,14 +27,17 @@ class ErrorBody(ResponseBody, frozen=True):
     extra: Any
 
 
-ERROR_RESPONSES: dict[int, ResponseSpec] = {
-    status: ResponseSpec(
-        data_container=ErrorBody,
-        generate_examples=False,
-        description=HTTPStatus(status).phrase,
+def error_response(status: int) -> ResponseSpec:
+    return ResponseSpec(
+        data_container=ErrorBody, generate_examples=False, description=HTTPStatus(status).phrase
     )
-    for status in ERROR_STATUSES
+
+
+ERROR_RESPONSES: dict[int, ResponseSpec] = {
+    status: error_response(status) for status in ERROR_STATUSES
 }
+# Routes that check who acts, beyond the key's scopes, declare this one themselves.
+FORBIDDEN: dict[int, ResponseSpec] = {403: error_response(403)}
 
 
 def document_errors(handler: HTTPRouteHandler) -> None:

@@ -139,6 +139,9 @@ async def send_once(
         raise Forbidden(f"{destination} refused effect {effect!r} earlier")
     if state.state == "completed":
         sent = _sent(state)
+        if mirror is not None and "resolved_by" in state.detail:
+            # An operator located this message: its domain column is written now.
+            await _complete(api, effect, destination, sent, mirror)
     elif not state.fresh:
         sent = await _reconcile(api, port, effect, target, state)
         await _complete(api, effect, destination, sent, mirror)

@@ -1,4 +1,4 @@
-"""queue_discard_held: the operator's audited way out for a held job that blocks others."""
+"""recovery_discard: the operator's audited way out for a held job that blocks others."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 from genji_queue.begin import queue_begin
+from genji_queue.errors import InvalidJobRequestError, JobNotFoundError
+from genji_queue.recovery_discard import recovery_discard
+from genji_sdk.recovery import DiscardRequest, OperatorContext, RecoveryResult
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 from queue_helpers import claim_ungated, enqueue_xp, queue_row
@@ -46,13 +49,20 @@ async def _hold(conn: asyncpg.Connection, job: Job) -> None:
 
 
 async def _discard(
-    conn: asyncpg.Connection, job_id: UUID, reason: str = "bad payload"
-) -> asyncpg.Record:
-    row = await conn.fetchrow(
-        "SELECT * FROM queue_discard_held($1, $2, $3)", job_id, OPERATOR, reason
+    conn: asyncpg.Connection,
+    job_id: UUID,
+    reason: str = "bad payload",
+    key: str = "discard-1",
+    generation: int = 0,
+) -> RecoveryResult:
+    request = DiscardRequest(
+        expected_generation=generation,
+        idempotency_key=key,
+        actor_id=OPERATOR,
+        reason=reason,
+        context=OperatorContext(source="cli"),
     )
-    assert row is not None
-    return row
+    return await recovery_discard(conn, job_id, request)
 
 
 async def _held_poison(conn: asyncpg.Connection, entity: int = 3) -> UUID:
@@ -69,7 +79,7 @@ async def test_q13_discarding_a_held_job_lets_its_entity_run(connect: Connect) -
     assert await _begin(conn, claim) == "deferred"  # the held job blocks its entity
 
     row = await _discard(conn, poison)
-    assert (row["outcome"], row["resumed"]) == ("discarded", 1)
+    assert (row.outcome, row.state) == ("accepted", "discarded")
     waiting = await queue_row(conn, later)
     assert waiting is not None and waiting["execute_after"] <= await conn.fetchval("SELECT now()")
     woken = await conn.fetchval(
@@ -91,11 +101,13 @@ async def test_discard_is_audited_once_and_repeats_resolve_to_the_first(connect:
     poison = await _held_poison(conn)
     first = await _discard(conn, poison)
     again = await _discard(conn, poison, reason="clicked twice")
-    assert (again["outcome"], again["action_id"], again["resumed"]) == (
-        "already discarded",
-        first["action_id"],
-        0,
+    assert (again.outcome, again.action_id, again.recorded_outcome) == (
+        "duplicate",
+        first.action_id,
+        "accepted",
     )
+    other_key = await _discard(conn, poison, key="discard-2")
+    assert (other_key.outcome, other_key.action_id) == ("discarded", None)
     audit = await conn.fetch("SELECT * FROM job_actions WHERE job_id = $1", poison)
     assert len(audit) == 1
     assert (audit[0]["action"], audit[0]["actor_id"], audit[0]["reason"]) == (
@@ -103,7 +115,15 @@ async def test_discard_is_audited_once_and_repeats_resolve_to_the_first(connect:
         OPERATOR,
         "bad payload",
     )
-    assert json.loads(audit[0]["detail"])["held_error_code"] == "MalformedPayload"
+    detail = json.loads(audit[0]["detail"])
+    assert (detail["held_error_code"], detail["resumed"]) == ("MalformedPayload", 0)
+    assert detail["context"] == {
+        "source": "cli",
+        "guild_id": None,
+        "channel_id": None,
+        "message_id": None,
+        "interaction_id": None,
+    }
     deleted = await conn.fetchval("SELECT count(*) FROM pgqueuer_log WHERE status = 'deleted'")
     assert deleted == 1
 
@@ -119,33 +139,33 @@ async def test_discard_refuses_a_job_that_is_not_held(connect: Connect, state: s
                 "SELECT queue_complete($1, $2, $3)", claim.id, claim.queue_manager_id, claim.updated
             )
     before = await conn.fetchrow("SELECT * FROM job_public_status($1)", job_id)
-    with pytest.raises(asyncpg.PostgresError, match="is not held") as caught:
-        await _discard(conn, job_id)
-    assert caught.value.sqlstate == "GJ003"
+    result = await _discard(conn, job_id)
+    assert result.outcome == state
     assert await conn.fetchrow("SELECT * FROM job_public_status($1)", job_id) == before
     assert await conn.fetchval("SELECT count(*) FROM job_actions") == 0
 
 
 async def test_discard_needs_a_known_job_and_a_reason(connect: Connect) -> None:
     conn = await connect()
-    with pytest.raises(asyncpg.PostgresError) as missing:
+    with pytest.raises(JobNotFoundError):
         await _discard(conn, uuid4())
-    assert missing.value.sqlstate == "GJ404"
     poison = await _held_poison(conn)
-    with pytest.raises(asyncpg.PostgresError) as no_reason:
+    with pytest.raises(InvalidJobRequestError, match="reason"):
         await _discard(conn, poison, reason=" ")
-    assert no_reason.value.sqlstate == "GJ003"
+    stale = await _discard(conn, poison, generation=1)
+    assert stale.outcome == "stale_generation"
     assert await queue_row(conn, poison) is not None
+    assert await conn.fetchval("SELECT count(*) FROM job_actions") == 0
 
 
 async def test_the_worker_role_cannot_discard(connect: Connect) -> None:
     owner, worker = await connect(), await connect("worker")
     poison = await _held_poison(owner)
-    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="function queue_discard_held"):
-        await worker.fetch("SELECT * FROM queue_discard_held($1, 1, 'x')", poison)
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="function recovery_discard"):
+        await worker.fetch("SELECT * FROM recovery_discard($1, 0, 'k', 1, 'x')", poison)
     granted = await owner.fetchval(
         "SELECT has_function_privilege('genjishimada_queue_worker',"
-        " 'queue_discard_held(uuid, bigint, text)', 'EXECUTE')"
+        " 'recovery_discard(uuid, integer, text, bigint, text, jsonb)', 'EXECUTE')"
     )
     assert granted is False
     assert await queue_row(owner, poison) is not None
@@ -179,7 +199,11 @@ async def test_a_waiting_dependent_of_a_discarded_job_is_held_as_dependency_fail
         child,
     )
     row = await _discard(conn, parent)
-    assert row["resumed"] == 1
+    assert row.outcome == "accepted"
+    detail = await conn.fetchval(
+        "SELECT detail ->> 'resumed' FROM job_actions WHERE id = $1", row.action_id
+    )
+    assert detail == "1"
     assert await _begin(conn, await _claim(conn)) == "held"
     status = await conn.fetchrow("SELECT * FROM job_public_status($1)", child)
     assert (status["status"], status["error_code"]) == ("failed", "DependencyFailed")

@@ -1,0 +1,108 @@
+"""The one recovery service the API routes, the operator CLI and the bot's alert controls use.
+Each call authorizes the actor, then runs its SQL function in one transaction; a Discord send
+located by the operator also writes the domain column its handler would have written."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from uuid import UUID
+
+import asyncpg
+from genji_queue.errors import (
+    InvalidJobRequestError,
+    JobNotFoundError,
+    RecoveryKeyConflictError,
+)
+from genji_queue.recovery_discard import recovery_discard
+from genji_queue.recovery_resolve_effect import recovery_resolve_effect
+from genji_queue.recovery_retry import recovery_retry
+from genji_sdk.recovery import (
+    DiscardRequest,
+    OperatorContext,
+    RecoveryResult,
+    ResolveEffectRequest,
+    RetryRequest,
+)
+
+from genji_api.database import Database
+from genji_api.errors import BadRequestError, ConflictError, NotFoundError
+from genji_api.recovery.authorization import require_alert_context, require_operator
+from genji_api.settings import ApiSettings
+
+Action = Callable[[asyncpg.Connection], Awaitable[RecoveryResult]]
+
+
+async def _recover(
+    database: Database,
+    settings: ApiSettings,
+    job_id: UUID,
+    actor_id: int,
+    context: OperatorContext,
+    idempotency_key: str,
+    action: Action,
+) -> RecoveryResult:
+    require_operator(settings, actor_id)
+
+    async def work(conn: asyncpg.Connection) -> RecoveryResult:
+        await require_alert_context(conn, settings, job_id, context, idempotency_key)
+        return await action(conn)
+
+    try:
+        return await database.transaction(work)
+    except JobNotFoundError:
+        raise NotFoundError("Job not found.") from None
+    except RecoveryKeyConflictError as error:
+        raise ConflictError(str(error)) from None
+    except InvalidJobRequestError as error:
+        raise BadRequestError(str(error)) from None
+
+
+async def retry_job(
+    database: Database, settings: ApiSettings, job_id: UUID, request: RetryRequest
+) -> RecoveryResult:
+    async def action(conn: asyncpg.Connection) -> RecoveryResult:
+        return await recovery_retry(conn, job_id, request)
+
+    return await _recover(
+        database,
+        settings,
+        job_id,
+        request.actor_id,
+        request.context,
+        request.idempotency_key,
+        action,
+    )
+
+
+async def discard_job(
+    database: Database, settings: ApiSettings, job_id: UUID, request: DiscardRequest
+) -> RecoveryResult:
+    async def action(conn: asyncpg.Connection) -> RecoveryResult:
+        return await recovery_discard(conn, job_id, request)
+
+    return await _recover(
+        database,
+        settings,
+        job_id,
+        request.actor_id,
+        request.context,
+        request.idempotency_key,
+        action,
+    )
+
+
+async def resolve_effect(
+    database: Database, settings: ApiSettings, job_id: UUID, request: ResolveEffectRequest
+) -> RecoveryResult:
+    async def action(conn: asyncpg.Connection) -> RecoveryResult:
+        return await recovery_resolve_effect(conn, job_id, request)
+
+    return await _recover(
+        database,
+        settings,
+        job_id,
+        request.actor_id,
+        request.context,
+        request.idempotency_key,
+        action,
+    )

@@ -1,0 +1,1 @@
+DROP FUNCTION queue_discard_held(uuid, bigint, text);

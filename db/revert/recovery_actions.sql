@@ -1,0 +1,1 @@
+ALTER TABLE job_actions DROP COLUMN xact_id;

@@ -1,0 +1,1 @@
+DROP FUNCTION recovery_retry(uuid, integer, text, bigint, jsonb);

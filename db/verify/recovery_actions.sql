@@ -1,0 +1,1 @@
+SELECT xact_id FROM job_actions WHERE false;

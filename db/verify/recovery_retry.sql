@@ -1,0 +1,1 @@
+SELECT 'recovery_retry(uuid, integer, text, bigint, jsonb)'::regprocedure;

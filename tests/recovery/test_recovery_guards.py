@@ -1,0 +1,97 @@
+"""No parallel recovery path: raw SQL and PGQueuer's own tools cannot requeue, delete or create
+queue rows behind the recovery functions and enqueue_job."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+from genji_queue.recovery_retry import recovery_retry
+from held_jobs import held_job, retry_request
+from pgqueuer.queries import Queries
+from queue_helpers import queue_row
+from testdb import Connect, Database
+
+pytestmark = pytest.mark.queue
+
+PGQ = Path(sys.executable).with_name("pgq")
+PGQUEUER_REQUEUE = """UPDATE pgqueuer SET status = 'queued', execute_after = NOW(), updated = NOW(),
+    attempts = 0, queue_manager_id = NULL WHERE id = ANY($1) AND status = 'failed'"""
+
+
+async def _still_held(conn: asyncpg.Connection, job_id: object) -> bool:
+    row = await queue_row(conn, job_id)  # type: ignore[arg-type]
+    return row is not None and row["status"] == "failed"
+
+
+async def test_a_raw_requeue_of_a_held_row_is_refused_and_names_the_recovery_command(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    job_id = await held_job(conn)
+    queue_id = (await queue_row(conn, job_id))["id"]  # type: ignore[index]
+    with pytest.raises(asyncpg.PostgresError) as caught:
+        await conn.execute(PGQUEUER_REQUEUE, [queue_id])
+    assert caught.value.sqlstate == "GJ009"
+    assert f"genji-jobs retry {job_id}" in (caught.value.hint or "")
+    with pytest.raises(asyncpg.PostgresError, match="only the recovery service"):
+        await Queries.from_asyncpg_connection(conn).requeue_jobs([queue_id])
+    with pytest.raises(asyncpg.PostgresError, match="only the recovery service") as deleted:
+        await conn.execute("DELETE FROM pgqueuer WHERE id = $1", queue_id)
+    assert "genji-jobs discard" in (deleted.value.hint or "")
+    with pytest.raises(asyncpg.PostgresError, match="cannot be truncated"):
+        await conn.execute("TRUNCATE pgqueuer")
+    assert await _still_held(conn, job_id)
+
+
+async def test_an_audited_retry_of_one_job_does_not_open_the_guard_for_another(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    first = await held_job(conn)
+    second = await held_job(conn, "xp:second", user_id=8, effects=False)
+    second_queue_id = (await queue_row(conn, second))["id"]  # type: ignore[index]
+    with pytest.raises(asyncpg.PostgresError, match="only the recovery service"):
+        async with conn.transaction():
+            assert (await recovery_retry(conn, first, retry_request())).outcome == "accepted"
+            await conn.execute(PGQUEUER_REQUEUE, [second_queue_id])
+    assert await _still_held(conn, first) and await _still_held(conn, second)
+
+
+async def test_a_queue_row_without_public_identity_cannot_be_created(connect: Connect) -> None:
+    conn = await connect()
+    with pytest.raises(asyncpg.PostgresError, match="created by enqueue_job") as caught:
+        await Queries.from_asyncpg_connection(conn).enqueue("api.xp.grant", b"{}")
+    assert caught.value.sqlstate == "GJ009"
+    assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
+
+
+async def _pgq(database: Database, *args: str) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        str(PGQ),
+        *args,
+        env={**os.environ, "PGDSN": database.dsn},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, output.decode()
+
+
+async def test_pgqueuers_own_cli_can_neither_requeue_a_held_job_nor_create_one(
+    connect: Connect, db: Database
+) -> None:
+    conn = await connect()
+    job_id = await held_job(conn)
+    queue_id = (await queue_row(conn, job_id))["id"]  # type: ignore[index]
+    code, output = await _pgq(db, "requeue", str(queue_id))
+    assert code != 0 and "genji-jobs retry" in output, output
+    code, output = await _pgq(db, "queue", "api.xp.grant", "{}")
+    assert code != 0 and "created by enqueue_job" in output, output
+    assert await _still_held(conn, job_id)
+    assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 1
