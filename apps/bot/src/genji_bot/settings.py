@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from uuid import UUID
 
-from genji_bot.alerts.sentry_link import sentry_link
-
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
+
+from genji_bot.alerts.sentry_link import sentry_link
 
 
 @dataclass(frozen=True)
