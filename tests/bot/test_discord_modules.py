@@ -24,6 +24,7 @@ MODULES = (
     "genji_bot.discord.readback",
     "genji_bot.discord.render",
     "genji_bot.discord.views",
+    "genji_bot.alerts.controls",
     "genji_bot.__main__",
 )
 

@@ -1,7 +1,8 @@
 """`python -m genji_api`: the HTTP API (uvicorn) with the API worker in the same process.
 
 API_HOST / API_PORT choose where it listens (127.0.0.1:8000); GENJI_API_WORKER=0 serves HTTP
-only. A worker that dies takes the process down, so its manager restarts it.
+only. A worker that dies takes the process down, so its manager restarts it. SENTRY_DSN turns
+on Sentry (genji_worker.sentry_setup).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import sys
 
 import uvicorn
+from genji_worker.sentry_setup import init_sentry
 
 from genji_api.app import create_app
 from genji_api.settings import SettingsError, settings_from_env
@@ -24,6 +26,7 @@ def main() -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    init_sentry("api")
     uvicorn.run(
         create_app(settings),
         host=os.environ.get("API_HOST", "127.0.0.1"),

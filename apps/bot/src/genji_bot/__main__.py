@@ -1,7 +1,8 @@
 """`python -m genji_bot`: the Discord bot with its queue worker (DISCORD_TOKEN is required).
 
 Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
-same queue worker and handlers with the recorder in place of Discord.
+same queue worker and handlers with the recorder in place of Discord. SENTRY_DSN turns on Sentry
+(genji_worker.sentry_setup).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import sys
 
 from genji_worker.process import QueueLoginError, queue_dsn
+from genji_worker.sentry_setup import init_sentry
 
 from genji_bot.discord.client import EXIT_LOGIN, run_bot
 from genji_bot.settings import bot_settings_from_env
@@ -30,6 +32,7 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     settings = bot_settings_from_env()
+    init_sentry("bot")
     try:
         queue_dsn("bot")
     except QueueLoginError as error:

@@ -14,6 +14,8 @@ held), the handler under its deadline, then classification of what went wrong:
 - cancellation propagates untouched, so PGQueuer records 'canceled' and the adapter returns the
   job to the queue.
 
+Every hold this executor writes is reported to Sentry once (genji_worker.sentry_reports).
+
 Success is left to PGQueuer's buffered log write, which the adapter turns into queue_complete.
 If a write of our own cannot reach the database, the row stays claimed and is recovered by the
 supervisor or by stale-heartbeat reclaim.
@@ -28,6 +30,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import asyncpg
 import msgspec
@@ -60,6 +63,7 @@ from genji_worker.claims import FencedQueries, claim_of
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS
 from genji_worker.errors import describe, error_record
 from genji_worker.outages import Outages
+from genji_worker.sentry_reports import report_held
 from genji_worker.settings import WorkerSettings
 
 log = logging.getLogger("genji.queue")
@@ -113,8 +117,10 @@ class PolicyExecutor(AbstractEntrypointExecutor):
 
     async def _execute(self, job: Job, claim: ClaimToken) -> None:
         # queue_claim already passed this job through the start gate.
+        job_id: UUID | None = None
         try:
             envelope = decode_envelope(job.payload or b"")
+            job_id = envelope.job_id
             if envelope.event_name != job.entrypoint:
                 raise MalformedEnvelopeError(
                     f"envelope names {envelope.event_name!r} but the job is {job.entrypoint!r}"
@@ -126,7 +132,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             UnsupportedPayloadVersionError,
         ) as error:
             log.error("job %s held: %s", job.id, error)
-            await self._hold(claim, error_record("MalformedPayload", str(error)))
+            await self._hold(job, job_id, claim, error_record("MalformedPayload", str(error)))
             return
 
         context = JobContext(
@@ -144,7 +150,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
                 await self.handler(payload, context)
         except EffectUncertain as error:
             log.error("job %s held: %s", job.id, error)
-            await self._hold(claim, error_record("UncertainEffect", str(error)))
+            await self._hold(job, job_id, claim, error_record("UncertainEffect", str(error)))
         except OwnershipLost as error:
             # A newer owner holds the job: write nothing, that owner finishes it.
             log.warning("job %s: claim lost during the handler (%s); stopped", job.id, error)
@@ -163,14 +169,23 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             await self._defer(claim, self.outages.report("database", None), error)
         except TimeoutError:
             await self._fail(
-                claim, error_record("HandlerTimeout", f"handler exceeded {timeout:.0f}s")
+                job,
+                job_id,
+                claim,
+                error_record("HandlerTimeout", f"handler exceeded {timeout:.0f}s"),
             )
         except Exception as error:
-            await self._fail(claim, describe(error))
+            await self._fail(job, job_id, claim, describe(error))
         else:
             self.outages.healthy()
 
-    async def _fail(self, claim: ClaimToken, record: ErrorRecord) -> None:
+    def _report_held(self, job: Job, job_id: UUID | None, record: ErrorRecord) -> None:
+        generation = self.queries.generations.get(job.id, 0)
+        report_held(job_id=job_id, event_name=job.entrypoint, generation=generation, error=record)
+
+    async def _fail(
+        self, job: Job, job_id: UUID | None, claim: ClaimToken, record: ErrorRecord
+    ) -> None:
         outcome = await queue_fail(self.queries.driver, claim, self.settings.retry_delays, record)
         if outcome == "held":
             log.error(
@@ -178,12 +193,16 @@ class PolicyExecutor(AbstractEntrypointExecutor):
                 claim.queue_job_id,
                 record["exception_message"],
             )
+            self._report_held(job, job_id, record)
         self.queries.settle(claim)
 
     async def _defer(self, claim: ClaimToken, seconds: float, error: BaseException) -> None:
         await queue_retry(self.queries.driver, claim, timedelta(seconds=seconds), describe(error))
         self.queries.settle(claim)
 
-    async def _hold(self, claim: ClaimToken, record: ErrorRecord) -> None:
-        await queue_hold(self.queries.driver, claim, record)
+    async def _hold(
+        self, job: Job, job_id: UUID | None, claim: ClaimToken, record: ErrorRecord
+    ) -> None:
+        if await queue_hold(self.queries.driver, claim, record):
+            self._report_held(job, job_id, record)
         self.queries.settle(claim)

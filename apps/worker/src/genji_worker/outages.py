@@ -2,7 +2,8 @@
 
 An outage of a dependency (Discord, the database a handler uses, bad configuration) is logged
 once when it begins and once when it ends, and pauses claiming meanwhile with capped, jittered
-backoff; the jobs it interrupted are deferred without consuming their failure budget.
+backoff; the jobs it interrupted are deferred without consuming their failure budget. One
+that lasts past `outage_alert_after` is reported to Sentry once (not per retry).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import dataclasses
 import logging
 import random
 import time
+from collections.abc import Callable
 
 from genji_worker.claims import FencedQueries
+from genji_worker.sentry_reports import report_outage
 from genji_worker.settings import WorkerSettings
 
 log = logging.getLogger("genji.queue")
@@ -26,8 +29,29 @@ class Outages:
     queries: FencedQueries | None = None
     down: dict[str, float] = dataclasses.field(default_factory=dict)
     """Dependency name -> current backoff in seconds."""
+    since: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Dependency name -> when its outage began (clock time)."""
+    alerted: set[str] = dataclasses.field(default_factory=set)
+    clock: Callable[[], float] = time.monotonic
+
+    def unreachable(self, dependency: str) -> None:
+        """Another failure of `dependency`: reports it once its outage has lasted long enough."""
+        now = self.clock()
+        began = self.since.setdefault(dependency, now)
+        lasted = now - began
+        if (
+            dependency not in self.alerted
+            and lasted >= self.settings.outage_alert_after.total_seconds()
+        ):
+            self.alerted.add(dependency)
+            report_outage(dependency, lasted)
+
+    def reachable(self, dependency: str) -> None:
+        self.since.pop(dependency, None)
+        self.alerted.discard(dependency)
 
     def report(self, dependency: str, retry_after: float | None, actionable: bool = False) -> float:
+        self.unreachable(dependency)
         backoff = self.down.get(dependency)
         if backoff is None:
             backoff = self.settings.reconnect_initial.total_seconds()
@@ -53,4 +77,6 @@ class Outages:
     def healthy(self) -> None:
         if self.down:
             log.info("%s available again; claiming resumed", ", ".join(sorted(self.down)))
+            for dependency in self.down:
+                self.reachable(dependency)
             self.down.clear()

@@ -39,6 +39,8 @@ class WorkerSettings:
     """Default per-execution deadline; an entrypoint's registry entry may override it."""
     dependency_wait: timedelta = timedelta(seconds=2)
     """Re-check interval for a job waiting on its parent or an earlier event of its entity."""
+    outage_alert_after: timedelta = timedelta(minutes=5)
+    """How long a dependency outage lasts before it is reported to Sentry (once)."""
 
     def __post_init__(self) -> None:
         if self.active_jobs < 2 * self.batch_size:

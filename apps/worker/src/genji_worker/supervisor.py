@@ -95,12 +95,14 @@ class QueueSupervisor:
                         type(error).__name__,
                     )
                     down_since_logged = True
+                self.outages.unreachable("queue database")
                 await self._sleep(backoff * random.uniform(0.8, 1.2))
                 backoff = min(backoff * 2, self.settings.reconnect_max.total_seconds())
                 continue
             if down_since_logged:
                 log.info("queue database reachable again")
                 down_since_logged = False
+            self.outages.reachable("queue database")
             backoff = self.settings.reconnect_initial.total_seconds()
             try:
                 await self._session(conn)
