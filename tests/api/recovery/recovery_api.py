@@ -160,3 +160,24 @@ class LoseResponses(httpx.AsyncBaseTransport):
 
 
 __all__ = ["OPERATOR"]
+
+
+def client(app: Any, key: str, *, lose_responses: bool = False) -> httpx.AsyncClient:
+    """A client of `app` served on this event loop; with `lose_responses`, every request is
+    served to the end and its response dropped."""
+    transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=app)
+    if lose_responses:
+        transport = LoseResponses(transport)
+    return httpx.AsyncClient(
+        transport=transport, base_url="http://testserver", headers={"X-API-KEY": key}
+    )
+
+
+async def waiting_on_locks(conn: asyncpg.Connection, function: str) -> int:
+    """Sessions blocked on a lock inside a statement calling `function`."""
+    count: int = await conn.fetchval(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+        "AND query LIKE '%' || $1 || '(%' AND pid <> pg_backend_pid()",
+        function,
+    )
+    return count
