@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api_child import ApiChild
+from api_child import ApiChild, free_port
 from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
 from genji_api.auth import scopes
 from genji_api.auth.tokens import issue_token
@@ -42,6 +42,9 @@ async def recovery(db: Database, connect: Connect, tmp_path: Path) -> AsyncItera
             "QUEUE_OPERATOR_IDS": str(OPERATOR),
             "API_POOL_MAX_SIZE": "4",
             "TOURNAMENT_OUTBOX_INTERVAL": "3600",
+            # Nothing listens there: OCR is unavailable at once and runs go to manual review.
+            "OCR_URL": f"http://127.0.0.1:{free_port()}",
+            "OCR_TIMEOUT_SECONDS": "1",
         },
     )
     base = api.url + "/api/v3"
