@@ -792,6 +792,105 @@ CREATE FUNCTION public.fn_pgqueuer_changed() RETURNS trigger
 
 
 --
+-- Name: job_details(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_details(p_job_id uuid) RETURNS TABLE(job_id uuid, event_name text, state text, status text, retry_generation integer, handler_failures integer, attempts integer, error_code text, error_msg text, event_key text, entity_key text, created_at timestamp with time zone, held_at timestamp with time zone, uncertain boolean, retry_enabled boolean, receipts jsonb, bindings jsonb, actions jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_job       public.jobs;
+    v_state     text;
+    v_status    text;
+    v_attempts  integer;
+    v_uncertain boolean;
+BEGIN
+    SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';
+    END IF;
+    v_state := recovery_job_state(v_job);
+    BEGIN
+        SELECT s.status INTO v_status FROM job_public_status(p_job_id) s;
+    EXCEPTION WHEN SQLSTATE 'GJ500' THEN
+        v_status := NULL;
+    END;
+    SELECT q.attempts INTO v_attempts FROM pgqueuer q WHERE q.id = v_job.queue_job_id;
+    v_uncertain := recovery_has_uncertain_send(v_job.id);
+
+    RETURN QUERY SELECT
+        v_job.id, v_job.action, v_state, v_status, v_job.retry_generation,
+        v_job.handler_failures, coalesce(v_attempts, v_job.attempts), v_job.error_code,
+        v_job.error_msg, v_job.event_key, v_job.entity_key, v_job.created_at, v_job.held_at,
+        v_uncertain, v_state = 'held' AND NOT v_uncertain,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'effect_key', r.effect_key, 'completed', r.completed_at IS NOT NULL,
+                    'created_at', r.created_at, 'completed_at', r.completed_at)
+                ORDER BY r.created_at, r.effect_key), '[]')
+         FROM effect_receipts r WHERE r.job_id = v_job.id),
+        (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'effect_key', b.effect_key, 'destination', b.destination,
+                    'state', b.state, 'channel_id', b.channel_id, 'message_id', b.message_id,
+                    'thread_id', b.thread_id, 'updated_at', b.updated_at)
+                ORDER BY b.created_at, b.effect_key, b.destination), '[]')
+         FROM effect_bindings b WHERE b.job_id = v_job.id),
+        (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'id', a.id, 'action', a.action, 'actor_id', a.actor_id,
+                    'expected_generation', a.expected_generation, 'outcome', a.outcome,
+                    'reason', a.reason, 'created_at', a.created_at)
+                ORDER BY a.id), '[]')
+         FROM job_actions a WHERE a.job_id = v_job.id);
+END
+$$;
+
+
+--
+-- Name: job_list(text, text, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_list(p_state text, p_entrypoint text, p_limit integer) RETURNS TABLE(job_id uuid, event_name text, state text, uncertain boolean, retry_generation integer, handler_failures integer, error_code text, error_msg text, created_at timestamp with time zone, held_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_state IS NOT NULL
+       AND p_state NOT IN ('pending', 'retrying', 'running', 'held', 'uncertain') THEN
+        RAISE EXCEPTION 'unknown job state %; use pending, retrying, running, held or uncertain',
+            quote_literal(p_state) USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_limit IS NULL OR p_limit < 1 OR p_limit > 500 THEN
+        RAISE EXCEPTION 'the list limit must be 1 to 500, not %', coalesce(p_limit::text, 'nothing')
+            USING ERRCODE = 'GJ003';
+    END IF;
+    RETURN QUERY
+    SELECT j.id, j.action, s.state, s.uncertain, j.retry_generation, j.handler_failures,
+           j.error_code, j.error_msg, j.created_at, j.held_at
+    FROM pgqueuer q
+    JOIN public.jobs j ON j.queue_job_id = q.id
+    CROSS JOIN LATERAL (
+        SELECT recovery_job_state(j) AS state,
+               q.status = 'failed' AND recovery_has_uncertain_send(j.id) AS uncertain
+    ) s
+    WHERE (p_entrypoint IS NULL OR q.entrypoint = p_entrypoint)
+      -- Only the queue statuses the asked state can have, before the state is computed.
+      AND q.status = ANY (CASE p_state
+          WHEN 'pending' THEN '{queued}'::pgqueuer_status[]
+          WHEN 'retrying' THEN '{queued}'::pgqueuer_status[]
+          WHEN 'running' THEN '{picked}'::pgqueuer_status[]
+          WHEN 'held' THEN '{failed}'::pgqueuer_status[]
+          WHEN 'uncertain' THEN '{failed}'::pgqueuer_status[]
+          ELSE '{queued,picked,failed}'::pgqueuer_status[] END)
+      AND (p_state IS NULL
+           OR (p_state = 'uncertain' AND s.uncertain)
+           OR s.state = p_state)
+    ORDER BY j.created_at DESC NULLS LAST, j.id DESC
+    LIMIT p_limit;
+END
+$$;
+
+
+--
 -- Name: job_public_status(uuid); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -5565,6 +5664,20 @@ REVOKE ALL ON FUNCTION public.enqueue_job(p_event_name text, p_payload jsonb, p_
 --
 
 REVOKE ALL ON FUNCTION public.fn_pgqueuer_changed() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION job_details(p_job_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.job_details(p_job_id uuid) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION job_list(p_state text, p_entrypoint text, p_limit integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.job_list(p_state text, p_entrypoint text, p_limit integer) FROM PUBLIC;
 
 
 --

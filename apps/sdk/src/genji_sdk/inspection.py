@@ -62,8 +62,9 @@ class JobDetails(msgspec.Struct, frozen=True, kw_only=True):
     id: UUID
     event_name: str
     state: RecoveryState
-    status: JobStatus
-    """The public status (GET /internal/jobs/{id})."""
+    status: JobStatus | None
+    """The public status (GET /internal/jobs/{id}); None when the queue metadata is
+    inconsistent and that read answers that the job needs reconciliation."""
     retry_generation: int
     handler_failures: int
     failure_budget: int

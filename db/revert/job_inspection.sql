@@ -1,0 +1,2 @@
+DROP FUNCTION job_details(uuid);
+DROP FUNCTION job_list(text, text, integer);
