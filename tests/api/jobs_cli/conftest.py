@@ -1,0 +1,9 @@
+"""The operator CLI run as a real process against the test database, with the held-job helpers
+of tests/recovery."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "recovery"))
