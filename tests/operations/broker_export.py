@@ -107,9 +107,12 @@ async def seed(conn: asyncpg.Connection, tmp_path: Path) -> Export:
     produced_edit = await edit(await other_map("IMPRV"))
 
     legacy_job, new_job = uuid4(), uuid4()
-    # The legacy publisher's job row, still queued; the legacy consumer's claim on another key.
+    # The legacy publisher's job row, marked failed when its message was dead-lettered; the
+    # legacy consumer's claim on another key.
     await conn.execute(
-        "INSERT INTO public.jobs (id, action) VALUES ($1, 'api.completion.submission')", legacy_job
+        "INSERT INTO public.jobs (id, action, status, error_code, error_msg, finished_at) "
+        "VALUES ($1, 'api.completion.submission', 'failed', 'BOT_ERROR', 'gateway', now())",
+        legacy_job,
     )
     await conn.execute(
         "INSERT INTO public.processed_messages (idempotency_key) VALUES ($1)",

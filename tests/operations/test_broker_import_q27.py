@@ -3,14 +3,18 @@ one recorded disposition; the dry run writes nothing."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from uuid import uuid4
 
 import asyncpg
 import pytest
 from broker_export import SECRET, Export, seed, snapshot
 from genji_api.cutover import manifest, service
 from genji_api.database import Database, create_pool
+from genji_sdk import ClaimToken
+from queue_helpers import claim_next
 from testdb import Connect
 from testdb import Database as MigratedDb
 
@@ -91,6 +95,41 @@ async def test_q27_transport_copies_resolve_to_one_job_that_keeps_its_public_id(
         (j, "queued") for j in (export.legacy_job, export.new_job, export.produced_job)
     )
     assert await owner.fetchval("SELECT count(*) FROM pgqueuer") == 3
+    # The adopted legacy row no longer carries the legacy failure it was dead-lettered with.
+    adopted = await owner.fetchrow(
+        "SELECT status::text, error_code, error_msg, finished_at FROM public.jobs WHERE id = $1",
+        export.legacy_job,
+    )
+    assert tuple(adopted) == ("queued", None, None, None)
+
+
+async def test_q27_an_imported_job_that_fails_is_an_ordinary_held_job(
+    database: Database, owner: asyncpg.Connection, export: Export
+) -> None:
+    await service.run_import(database, manifest.load(export.path), IMPORT_ID)
+    claimed = await claim_next(owner, uuid4(), "api.completion.submission")
+    assert claimed is not None and claimed.queue_manager_id is not None
+    token = ClaimToken(claimed.id, claimed.queue_manager_id, claimed.updated)
+    outcome = await owner.fetchval(
+        "SELECT queue_fail($1, $2, $3, '{}'::interval[], $4::jsonb)",
+        token.queue_job_id,
+        token.queue_manager_id,
+        token.claimed_at,
+        json.dumps({"exception_type": "ApiError", "exception_message": "500 from the API"}),
+    )
+    assert outcome == "held"
+    state = await owner.fetchrow(
+        "SELECT j.id, recovery_job_state(j) AS state, j.retry_generation FROM public.jobs j "
+        "WHERE j.queue_job_id = $1",
+        token.queue_job_id,
+    )
+    # The legacy job kept its id and is now held like any job: the alert pipeline and the
+    # recovery controls see it through the same state.
+    assert (state["id"], state["state"], state["retry_generation"]) == (
+        export.legacy_job,
+        "held",
+        0,
+    )
 
 
 async def test_q27_rerun_changes_no_job_and_no_disposition(
