@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 import asyncpg
+from genji_queue.status import job_public_status
 from genji_sdk import payloads as p
 
 # The domain row each event is about: (description, SQL returning a row when it exists, the
@@ -97,13 +98,13 @@ class ExistingJob:
 async def existing_job(
     conn: asyncpg.Connection, event_name: str, event_key: str
 ) -> ExistingJob | None:
-    row = await conn.fetchrow(
-        "SELECT s.job_id, s.status FROM public.jobs j, job_public_status(j.id) s"
-        " WHERE j.action = $1 AND j.event_key = $2",
-        event_name,
-        event_key,
+    job_id: UUID | None = await conn.fetchval(
+        "SELECT id FROM public.jobs WHERE action = $1 AND event_key = $2", event_name, event_key
     )
-    return None if row is None else ExistingJob(id=row["job_id"], status=row["status"])
+    if job_id is None:
+        return None
+    status = await job_public_status(conn, job_id)
+    return ExistingJob(id=job_id, status=status.status)
 
 
 @dataclass(frozen=True)
