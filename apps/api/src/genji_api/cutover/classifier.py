@@ -109,6 +109,8 @@ class _Plan:
 
         if event in OBSOLETE_QUEUES:
             return settle("obsolete", "retired tournament cycle queue; kept for reconciliation")
+        if event in REGISTRY and event not in LEGACY_EVENTS:
+            return settle("unsupported", f"{event!r} is an API entrypoint, never a broker queue")
         if event not in LEGACY_EVENTS:
             return settle("unsupported", f"no entrypoint consumes {event!r}")
         item.event_name = event
