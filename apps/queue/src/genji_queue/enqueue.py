@@ -14,7 +14,7 @@ from genji_queue.calls import Session, sql_call
 _ENQUEUE = sql_call(
     "enqueue_job",
     "SELECT job_id, status, error_code, error_msg, created "
-    "FROM enqueue_job($1, $2::jsonb, $3, $4, $5, $6, $7::jsonb)",
+    "FROM enqueue_job($1, $2::jsonb, $3, $4, $5, $6, $7::jsonb, $8)",
 )
 
 
@@ -35,8 +35,13 @@ async def enqueue_job(
     depends_on: UUID | None = None,
     schema_version: int | None = None,
     trace: Mapping[str, str] | None = None,
+    job_id: UUID | None = None,
 ) -> Enqueued:
-    """Create or resolve the job for (event_name, event_key) in the caller's transaction."""
+    """Create or resolve the job for (event_name, event_key) in the caller's transaction.
+
+    `job_id` gives a new job that public id instead of a fresh one (a legacy row with that id,
+    the same event and no event key is adopted); producers leave it None.
+    """
     row = await _ENQUEUE.row(
         session,
         event_name,
@@ -46,6 +51,7 @@ async def enqueue_job(
         depends_on,
         schema_version,
         json.dumps(dict(trace or {})),
+        job_id,
     )
     job = JobStatusResponse(
         id=row["job_id"],

@@ -23,6 +23,7 @@ async def enqueue_job(
     depends_on: UUID | None = None,
     trace: Mapping[str, str] | None = None,
     registry: EventRegistry = REGISTRY,
+    job_id: UUID | None = None,
 ) -> JobStatusResponse:
     """Create or resolve the durable job for (event_name, event_key) on `conn`.
 
@@ -30,7 +31,7 @@ async def enqueue_job(
     identity and its queue row together with the business change. Enqueuing the same key again
     returns the existing job and its current status. The database checks the payload against
     its contract (InvalidJobRequestError, GJ003, naming the field) at the version `registry`
-    gives the event.
+    gives the event. `job_id` keeps a known public id (the broker import); producers omit it.
     """
     if not conn.is_in_transaction():
         raise NotInTransactionError("enqueue_job must run inside the caller's transaction")
@@ -43,5 +44,6 @@ async def enqueue_job(
         depends_on=depends_on,
         schema_version=registry.get(event_name).payload_version,
         trace=sanitize_trace(trace or {}),
+        job_id=job_id,
     )
     return enqueued.job

@@ -1,0 +1,1 @@
+SELECT 'enqueue_job(text, jsonb, text, text, uuid, integer, jsonb)'::regprocedure;
