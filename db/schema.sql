@@ -2579,6 +2579,29 @@ $$;
 
 
 --
+-- Name: queue_worker_health(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_worker_health(p_owner text, p_host text) RETURNS TABLE(manager_id uuid, pid integer, started_at timestamp with time zone, beat_at timestamp with time zone, silent_for interval, session_alive boolean, consuming boolean)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_owner IS DISTINCT FROM 'bot' AND queue_session_is_worker() THEN
+        RAISE EXCEPTION 'the queue worker login runs bot workers only' USING ERRCODE = '42501';
+    END IF;
+    RETURN QUERY
+    SELECT w.manager_id, w.pid, w.started_at, w.beat_at, now() - w.beat_at,
+           queue_session_alive(w.backend_pid),
+           w.beat_at >= now() - s.stale_heartbeat AND queue_session_alive(w.backend_pid)
+    FROM queue_workers w CROSS JOIN queue_settings s
+    WHERE w.owner = p_owner AND w.host = p_host
+    ORDER BY w.beat_at DESC;
+END
+$$;
+
+
+--
 -- Name: queue_worker_stopped(uuid); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -6392,6 +6415,14 @@ REVOKE ALL ON FUNCTION public.queue_wake() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_host text, p_pid integer) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_worker_health(p_owner text, p_host text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_worker_health(p_owner text, p_host text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_worker_health(p_owner text, p_host text) TO genjishimada_queue_worker;
 
 
 --

@@ -1,0 +1,1 @@
+SELECT 'queue_worker_health(text, text)'::regprocedure;
