@@ -3,8 +3,8 @@
 The server is the project's own throwaway cluster (or DATABASE_URL, which must name a
 superuser). Its admin login only creates the owner role and the databases: pytest-postgresql
 creates a template database, which is handed to the owner role and migrated by it, and every
-test gets a clone of it, also handed to the owner. The worker login gets this run's password
-from the owner. Tests that crash or restart PostgreSQL own a separate, durable cluster instead.
+test gets a clone of it, also owned by the owner (copied in the background while the test
+before it runs). The worker login gets this run's password from the owner. Tests that crash or restart PostgreSQL own a separate, durable cluster instead.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import asyncpg
 import psycopg
 import pytest
 from acceptance import pytest_addoption, pytest_configure  # noqa: F401  (the acceptance gate)
+from clones import CloneSupply, drop_database, server_database
 from genji_api.migrate import apply_plan
 from genji_devstack import roles
 from genji_devstack.cluster import PgCluster
@@ -88,17 +89,26 @@ postgresql_noproc = factories.postgresql_noproc(
 postgresql = factories.postgresql("postgresql_noproc")
 
 
+TEST_DATABASE = "genji_test"
+
+
+@pytest.fixture(scope="session")
+def clone_supply(postgresql_noproc: Any, pg_server: Server) -> Iterator[CloneSupply]:
+    supply = CloneSupply(pg_server.admin_dsn(), postgresql_noproc.template_dbname)
+    try:
+        yield supply
+    finally:
+        supply.close()
+
+
 @pytest.fixture
-def db(postgresql: psycopg.Connection[Any], pg_server: Server) -> Database:
-    name = postgresql.info.dbname
-    # The admin cloned the template, so the clone starts out as the admin's.
-    _hand_to_owner(pg_server.admin_dsn(), name)
-    return Database(
-        dsn=pg_server.owner_dsn(name),
-        worker_dsn=pg_server.worker_dsn(name),
-        name=name,
-        admin_dsn=pg_server.admin_dsn(name),
-    )
+def db(clone_supply: CloneSupply, pg_server: Server) -> Iterator[Database]:
+    """A fresh clone of the migrated template, owned by the owner role, for this test alone."""
+    clone_supply.take(TEST_DATABASE)
+    try:
+        yield server_database(pg_server, TEST_DATABASE)
+    finally:
+        drop_database(pg_server.admin_dsn(), TEST_DATABASE)
 
 
 @pytest.fixture

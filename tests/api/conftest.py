@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import asyncpg
 import pytest
-from genji_api.app import create_app
 from genji_api.auth.tokens import issue_token
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
+from shared_app import lent_app
 from testdb import Connect, Database
 
 MakeKey = Callable[..., Awaitable[str]]
@@ -51,6 +51,7 @@ async def make_key(owner: asyncpg.Connection) -> MakeKey:
 async def api(api_settings: ApiSettings, make_key: MakeKey) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
     """A client of the served app, authenticated with a superuser key."""
     key = await make_key(superuser=True, username="superuser")
-    async with AsyncTestClient(app=create_app(api_settings)) as client:
-        client.headers["X-API-KEY"] = key
-        yield client
+    with lent_app(api_settings) as app:
+        async with AsyncTestClient(app=app) as client:
+            client.headers["X-API-KEY"] = key
+            yield client

@@ -3,16 +3,23 @@
 The operations come from the app's own OpenAPI document: malformed JSON, an array where an
 object is expected, an unknown field, a value of the wrong type and a body over the configured
 size limit.
+
+None of these requests may change anything, so the module shares one database and one served
+app (with a small body limit) rather than building both for each of its many cases.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import asyncpg
 import pytest
+import pytest_asyncio
+from clones import cloned_database
 from conftest import BOT_USER_ID
+from genji_api.auth.tokens import issue_token
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
 from openapi_walk import (
@@ -26,8 +33,10 @@ from openapi_walk import (
     served_document,
     wrong_type,
 )
+from shared_app import lent_app
+from testdb import Database, Server
 
-pytestmark = pytest.mark.queue
+pytestmark = [pytest.mark.queue, pytest.mark.asyncio(loop_scope="module")]
 
 DOCUMENT = served_document()
 OPERATIONS = json_body_operations(DOCUMENT)
@@ -36,15 +45,35 @@ MAX_BODY_BYTES = 4096
 HUGE = 2**63  # past int8, and so past every integer column
 
 
-@pytest.fixture
-def api_settings(api_settings: ApiSettings) -> ApiSettings:
+@pytest.fixture(scope="module")
+def module_db(pg_server: Server, postgresql_noproc: Any) -> Iterator[Database]:
+    with cloned_database(pg_server, postgresql_noproc.template_dbname, "genji_bad_input") as db:
+        yield db
+
+
+@pytest.fixture(scope="module")
+def api_settings(module_db: Database) -> ApiSettings:
     """A small body limit, so the oversized body stays cheap to send."""
     return ApiSettings(
-        database_url=api_settings.database_url,
-        pool_max_size=api_settings.pool_max_size,
+        database_url=module_db.dsn,
+        pool_max_size=6,
         bot_user_id=BOT_USER_ID,
         request_max_body_bytes=MAX_BODY_BYTES,
     )
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def api(api_settings: ApiSettings) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    """A client of the served app, authenticated with a superuser key."""
+    owner = await asyncpg.connect(api_settings.database_url)
+    try:
+        key = await issue_token(owner, "superuser", superuser=True, scopes=frozenset())
+    finally:
+        await owner.close()
+    with lent_app(api_settings) as app:
+        async with AsyncTestClient(app=app) as client:
+            client.headers["X-API-KEY"] = key
+            yield client
 
 
 def _valid_object(operation: Operation) -> dict[str, Any]:
