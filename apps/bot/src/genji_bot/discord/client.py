@@ -24,9 +24,9 @@ import signal
 import asyncpg
 import discord
 
-from genji_bot.alerts.supervisor import AlertSupervisor, start_alerts
 # Declares the alert card's Retry job and Details dynamic items, registered in setup_hook.
 from genji_bot.alerts import controls as _alert_controls  # noqa: F401
+from genji_bot.alerts.supervisor import AlertSupervisor, start_alerts
 from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices
 from genji_bot.discord.components import DYNAMIC_ITEMS
