@@ -11,7 +11,26 @@ import pytest
 # IDs proven only by process or cluster fault injection (absent from `just test-queue-fast`).
 FAULT_ONLY = frozenset({"Q03", "Q04", "Q05", "Q06", "Q07", "Q08", "Q13", "Q17"})
 REQUIRED = (
-    frozenset({"Q01", "Q02", "Q09", "Q10", "Q11", "Q12", "Q14", "Q15", "Q16", "Q25", "Q26"})
+    frozenset(
+        {
+            "Q01",
+            "Q02",
+            "Q09",
+            "Q10",
+            "Q11",
+            "Q12",
+            "Q14",
+            "Q15",
+            "Q16",
+            "Q20",
+            "Q21",
+            "Q22",
+            "Q23",
+            "Q24",
+            "Q25",
+            "Q26",
+        }
+    )
     | FAULT_ONLY
 )
 
