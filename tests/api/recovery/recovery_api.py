@@ -4,19 +4,27 @@ must leave alone."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import asyncpg
-import httpx
-from db_state import table_counts
-from genji_queue.complete import queue_complete
-from genji_queue.retry import queue_fail
-from genji_queue.types import ErrorRecord, FailOutcome
-from genji_sdk import ClaimToken
-from held_jobs import OPERATOR, claim
+# The held-job helpers of tests/recovery and the deadline-bounded wait of tests/lifecycle, which
+# the suite's modules import from here.
+_TESTS = Path(__file__).parents[2]
+sys.path[:0] = [str(_TESTS / "recovery"), str(_TESTS / "lifecycle")]
+
+import asyncpg  # noqa: E402
+import httpx  # noqa: E402
+from db_state import table_counts  # noqa: E402
+from genji_queue.complete import queue_complete  # noqa: E402
+from genji_queue.retry import queue_fail  # noqa: E402
+from genji_queue.types import ErrorRecord, FailOutcome  # noqa: E402
+from genji_sdk import ClaimToken  # noqa: E402
+from harness import eventually  # noqa: E402
+from held_jobs import OPERATOR, UNCERTAIN, claim, held_job  # noqa: E402
 
 MakeKey = Callable[..., Awaitable[str]]
 
@@ -159,7 +167,7 @@ class LoseResponses(httpx.AsyncBaseTransport):
         raise LostResponse("connection reset before the response arrived")
 
 
-__all__ = ["OPERATOR"]
+__all__ = ["OPERATOR", "UNCERTAIN", "eventually", "held_job"]
 
 
 def client(app: Any, key: str, *, lose_responses: bool = False) -> httpx.AsyncClient:

@@ -7,18 +7,19 @@ from __future__ import annotations
 import asyncpg
 import pytest
 from genji_api.auth import scopes
-from held_jobs import held_job
 from litestar import Litestar
 from recovery_api import (
     JOBS,
     MakeKey,
     audit,
     client,
+    held_job,
     retry_body,
     run_and_fail,
     snapshot,
     status_and_details,
 )
+from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

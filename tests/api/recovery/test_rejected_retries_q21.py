@@ -12,7 +12,6 @@ from uuid import UUID
 import asyncpg
 import pytest
 from genji_api.auth import scopes
-from held_jobs import held_job
 from litestar import Litestar
 from queue_helpers import enqueue_xp
 from recovery_api import (
@@ -21,10 +20,12 @@ from recovery_api import (
     bind_alert,
     client,
     discord_context,
+    held_job,
     retry_body,
     run_and_complete,
     snapshot,
 )
+from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

@@ -17,11 +17,10 @@ from genji_api.auth import scopes
 from genji_api.settings import ApiSettings
 from genji_queue.complete import queue_complete
 from genji_sdk import ClaimToken
-from harness import eventually
-from held_jobs import held_job
 from pgqueuer.models import Job
 from queue_helpers import claim_next
-from recovery_api import JOBS, MakeKey, audit, retry_body
+from recovery_api import JOBS, MakeKey, audit, eventually, held_job, retry_body
+from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 from served_api import served_api
 
 pytestmark = pytest.mark.queue

@@ -16,8 +16,6 @@ from genji_api.auth import scopes
 from genji_api.database import Database
 from genji_api.recovery.service import retry_job
 from genji_sdk.recovery import OperatorContext, RetryRequest
-from harness import eventually
-from held_jobs import held_job
 from litestar import Litestar
 from recovery_api import (
     JOBS,
@@ -29,12 +27,15 @@ from recovery_api import (
     client,
     discord_context,
     effects,
+    eventually,
+    held_job,
     identity,
     retry_body,
     run_and_complete,
     status_and_details,
     waiting_on_locks,
 )
+from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -71,21 +72,26 @@ async def _retried_once(
     assert [(r["effect_key"], r["completed"]) for r in details["receipts"]] == [("xp:grant", True)]
 
 
-async def _behind_the_job_lock(
+async def _behind_the_queue_lock(
     connect: Connect, job_id: UUID, racers: list[Any], function: str = "recovery_retry"
 ) -> list[Any]:
-    """Start every racer while a third session holds the job's row lock; release it only once
-    all of them wait on it, so they reach the check together."""
+    """Start every racer while a third session holds the job's queue row lock; release it only
+    once all of them wait (the first on that lock, the others on the job row it took first),
+    so each finds the held job locked by another request."""
     holder, observer = await connect(), await connect()
     lock = holder.transaction()
     await lock.start()
-    await holder.execute("SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE", job_id)
+    await holder.execute(
+        "SELECT 1 FROM pgqueuer WHERE id = (SELECT queue_job_id FROM jobs WHERE id = $1) "
+        "FOR UPDATE",
+        job_id,
+    )
     tasks = [asyncio.create_task(racer) for racer in racers]
 
     async def all_waiting() -> bool:
         return await waiting_on_locks(observer, function) == len(racers)
 
-    await eventually(all_waiting, deadline=10, what="every retry waiting on the job lock")
+    await eventually(all_waiting, deadline=10, what="every retry waiting on a lock")
     assert not any(task.done() for task in tasks)
     await lock.commit()
     return list(await asyncio.gather(*tasks))
@@ -115,7 +121,7 @@ async def test_q20_concurrent_retries_from_a_button_and_the_cli_requeue_once(
                 context=OperatorContext(source="cli"),
             ),
         )
-        answered, served = await _behind_the_job_lock(connect, job_id, [button, cli])
+        answered, served = await _behind_the_queue_lock(connect, job_id, [button, cli])
         assert answered.status_code == 200, answered.text
         outcomes = sorted([answered.json()["outcome"], served.outcome])
         assert outcomes == ["accepted", "stale_generation"]
@@ -129,10 +135,10 @@ async def test_q20_duplicate_requests_with_one_key_requeue_once(
     key = await make_key(scopes.JOBS_MANAGE, scopes.JOBS_READ, username="operator")
     async with client(asgi_app, key) as first, client(asgi_app, key) as second:
         same = retry_body("click-1", 0)
-        answers = await _behind_the_job_lock(
+        answers = await _behind_the_queue_lock(
             connect,
             job_id,
-            [first.post(f"{JOBS}/{job_id}/retry", json=same) for first in (first, second)],
+            [c.post(f"{JOBS}/{job_id}/retry", json=same) for c in (first, second)],
         )
         bodies = sorted((a.json() for a in answers), key=lambda b: b["outcome"])
         assert [b["outcome"] for b in bodies] == ["accepted", "duplicate"]

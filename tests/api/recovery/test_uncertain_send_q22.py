@@ -9,17 +9,19 @@ from typing import Any
 import asyncpg
 import pytest
 from genji_api.auth import scopes
-from held_jobs import UNCERTAIN, held_job
 from litestar import Litestar
 from recovery_api import (
     JOBS,
     OPERATOR,
+    UNCERTAIN,
     MakeKey,
     client,
+    held_job,
     retry_body,
     snapshot,
     status_and_details,
 )
+from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

@@ -4,7 +4,7 @@ speak it)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 import msgspec
@@ -39,31 +39,36 @@ handler failure; running: claimed; held: waiting for the operator."""
 
 OperatorSource = Literal["discord", "cli", "api"]
 
+# Discord ids and generations within their database columns (bigint, integer), so an
+# out-of-range value is a 400 before anything is checked.
+DiscordId = Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
+Generation = Annotated[int, msgspec.Meta(ge=0, le=2**31 - 1)]
+
 
 class OperatorContext(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Where a recovery request came from. A Discord request names the alert message whose
     button was pressed; the API checks it against the stored alert binding."""
 
     source: OperatorSource
-    guild_id: int | None = None
-    channel_id: int | None = None
-    message_id: int | None = None
-    interaction_id: int | None = None
+    guild_id: DiscordId | None = None
+    channel_id: DiscordId | None = None
+    message_id: DiscordId | None = None
+    interaction_id: DiscordId | None = None
 
 
 class RetryRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    expected_generation: int
+    expected_generation: Generation
     idempotency_key: str
     """The Discord interaction id for a button press; any unique string otherwise."""
-    actor_id: int
+    actor_id: DiscordId
     """The operator's Discord user id; it must be in QUEUE_OPERATOR_IDS."""
     context: OperatorContext
 
 
 class DiscardRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    expected_generation: int
+    expected_generation: Generation
     idempotency_key: str
-    actor_id: int
+    actor_id: DiscordId
     reason: str
     context: OperatorContext
 
@@ -78,13 +83,13 @@ class ResolveEffectRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unk
     effect_key: str
     destination: str
     decision: ResolveDecision
-    expected_generation: int
+    expected_generation: Generation
     idempotency_key: str
-    actor_id: int
+    actor_id: DiscordId
     context: OperatorContext
-    channel_id: int | None = None
-    message_id: int | None = None
-    thread_id: int | None = None
+    channel_id: DiscordId | None = None
+    message_id: DiscordId | None = None
+    thread_id: DiscordId | None = None
     reason: str | None = None
 
 

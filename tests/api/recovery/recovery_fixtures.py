@@ -1,28 +1,23 @@
-"""The recovery API suite: the API configured with one operator, a guild and an alert channel;
-the app served in-loop so that requests really overlap; a service-side Database of its own (the
-operator CLI's path); and the held-job helpers of tests/recovery."""
+"""Fixtures of the recovery API suite, imported by its test modules (a conftest here would take
+the `conftest` module name the tests of tests/api import from): the API configured with one
+operator, a guild and an alert channel; the app served in-loop so that requests really
+overlap; and a service-side Database of its own (the operator CLI's path)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from genji_api.app import create_app
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from litestar import Litestar
+from recovery_api import ALERTS_CHANNEL_ID, GUILD_ID, OPERATOR
 from testdb import Database as TestDatabase
 
-TESTS = Path(__file__).parents[2]
-sys.path[:0] = [str(TESTS / "recovery"), str(TESTS / "lifecycle")]
 
-from recovery_api import ALERTS_CHANNEL_ID, GUILD_ID, OPERATOR  # noqa: E402  (after the path)
-
-
-@pytest.fixture
-def api_settings(db: TestDatabase) -> ApiSettings:
+@pytest.fixture(name="api_settings")
+def api_settings_fixture(db: TestDatabase) -> ApiSettings:
     return ApiSettings(
         database_url=db.dsn,
         pool_max_size=6,
@@ -33,8 +28,8 @@ def api_settings(db: TestDatabase) -> ApiSettings:
     )
 
 
-@pytest.fixture
-async def asgi_app(api_settings: ApiSettings) -> AsyncIterator[Litestar]:
+@pytest.fixture(name="asgi_app")
+async def asgi_app_fixture(api_settings: ApiSettings) -> AsyncIterator[Litestar]:
     """The app with its own pool, for clients on the test's event loop (see recovery_api)."""
     app = create_app(api_settings)
     pool = await create_pool(api_settings.database_url, max_size=api_settings.pool_max_size)
@@ -46,8 +41,8 @@ async def asgi_app(api_settings: ApiSettings) -> AsyncIterator[Litestar]:
         await pool.close()
 
 
-@pytest.fixture
-async def service_db(api_settings: ApiSettings) -> AsyncIterator[Database]:
+@pytest.fixture(name="service_db")
+async def service_db_fixture(api_settings: ApiSettings) -> AsyncIterator[Database]:
     """A Database of its own for calling the recovery service directly."""
     pool = await create_pool(api_settings.database_url, max_size=2)
     try:
