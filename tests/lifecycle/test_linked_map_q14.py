@@ -4,7 +4,7 @@ Real processes: the API (HTTP and its worker, which runs map.linked.newsfeed.req
 bot worker whose playtest-create effect fails until the test lets it succeed. The continuation
 is never started while its parent is unfinished, is held with DependencyFailed when the parent
 is held, and resumes by itself, without the link being submitted again, once an operator
-requeues the parent and it succeeds.
+retries the parent (recovery_retry) and it succeeds.
 """
 
 from __future__ import annotations
@@ -27,10 +27,7 @@ CREATOR = 10**18 + 11
 THREAD_ID = 10**18 + 500
 OFFICIAL, UNOFFICIAL = "LINKO1", "LINKU1"
 
-REQUEUE = """
-UPDATE pgqueuer SET status = 'queued', execute_after = now()
-FROM jobs WHERE jobs.queue_job_id = pgqueuer.id AND jobs.id = $1 AND pgqueuer.status = 'failed'
-"""
+REQUEUE = "SELECT outcome FROM recovery_retry($1, 0, 'q14-retry', 1098765432109876543)"
 
 
 async def _seed(conn: asyncpg.Connection) -> str:
@@ -105,8 +102,7 @@ async def test_linked_newsfeed_waits_is_held_and_resumes_q14(stack: Stack, tmp_p
                 f"/api/v3/maps/playtests/{playtest_id}", json={"thread_id": THREAD_ID}
             )
             assert bound.status_code in (200, 204), bound.text
-            assert await conn.execute(REQUEUE, parent) == "UPDATE 1"
-            await conn.execute("SELECT queue_wake()")
+            assert await conn.fetchval(REQUEUE, parent) == "accepted"
 
             await stack.until_status(parent, "succeeded", 30)
             await stack.until_status(continuation, "succeeded", 30)

@@ -70,13 +70,10 @@ async def test_dependent_held_for_a_failed_parent_resumes_when_the_parent_later_
     assert (await stack.job(child))["error_code"] == "DependencyFailed"
 
     stack.recorder.command("api.playtest.create:announce", "complete")
-    # What the operator's retry does to the held parent (the audited recovery service wraps it).
-    await stack.sql(
-        "UPDATE pgqueuer SET status = 'queued', execute_after = now() FROM jobs "
-        "WHERE jobs.queue_job_id = pgqueuer.id AND jobs.id = $1",
-        parent,
+    retried = await stack.sql(
+        "SELECT outcome FROM recovery_retry($1, 0, 'retry-parent', 1098765432109876543)", parent
     )
-    await stack.sql("SELECT queue_wake()")
+    assert retried[0]["outcome"] == "accepted"
     await stack.until_status(parent, "succeeded")
     await stack.until_status(child, "succeeded")
 
