@@ -77,7 +77,8 @@ class Options:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    # Notes and errors are single lines the terminal wraps: a key or an id is never broken.
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
