@@ -6,4 +6,4 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[2] / "recovery"))
+sys.path.append(str(Path(__file__).parents[2] / "recovery"))

@@ -77,7 +77,8 @@ class Options:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    # Notes and errors are single lines the terminal wraps: a key or an id is never broken.
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
@@ -232,12 +233,22 @@ def _act(
     if as_json:
         print_json(result)
     else:
-        print_rich(lambda console: render_result(console, result))
+        print_rich(lambda console: render_result(console, result, _next_step(result)))
     done = result.outcome == "accepted" or (
         result.outcome == "duplicate" and result.recorded_outcome == "accepted"
     )
     if not done:
         sys.exit(Exit.REJECTED)
+
+
+def _next_step(result: RecoveryResult) -> str | None:
+    if result.outcome == "reconciliation_required":
+        return "next: settle its uncertain send with genji-jobs resolve, then retry"
+    if result.outcome == "stale_generation":
+        return f"next: genji-jobs show {result.job_id}"
+    if result.outcome == "accepted" and result.state == "held":
+        return f"next: genji-jobs retry {result.job_id}"
+    return None
 
 
 @cli.command(

@@ -176,16 +176,12 @@ def _bindings(console: Console, bindings: list[BindingView]) -> None:
     _heading(console, "Discord sends", len(bindings))
     if not bindings:
         return
-    table = _table("effect / destination", "state", "ids", "updated")
+    table = _table("effect / destination", "state / updated", "ids")
     table.columns[2].no_wrap = True
     for binding in bindings:
         state = Text(binding.state, style="bold red" if binding.state == "uncertain" else "")
-        table.add_row(
-            f"{binding.effect_key}\n{binding.destination}",
-            state,
-            _ids(binding),
-            _minute(binding.updated_at),
-        )
+        state.append(f"\n{_minute(binding.updated_at)}", style="")
+        table.add_row(f"{binding.effect_key}\n{binding.destination}", state, _ids(binding))
     console.print(table)
 
 
@@ -205,8 +201,10 @@ def _actions(console: Console, actions: list[ActionView]) -> None:
     console.print(table)
 
 
-def render_result(console: Console, result: RecoveryResult) -> None:
+def render_result(console: Console, result: RecoveryResult, next_step: str | None) -> None:
     console.print(Text(f"{result.outcome}: ", style="bold").append(result.message, style=""))
     console.print(
         f"job {result.job_id}  generation {result.retry_generation}  state {result.state}"
     )
+    if next_step:
+        console.print(next_step, markup=False)
