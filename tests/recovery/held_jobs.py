@@ -4,9 +4,11 @@ completed receipt and send binding where asked, then held by the failure schedul
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from uuid import UUID, uuid4
 
 import asyncpg
+from genji_queue.alerts import job_alert_card_begin, job_alert_card_complete, job_alerts_reconcile
 from genji_queue.bindings import (
     effect_binding_begin,
     effect_binding_complete,
@@ -77,3 +79,26 @@ async def job_row(conn: asyncpg.Connection, job_id: UUID) -> asyncpg.Record:
     row = await conn.fetchrow("SELECT * FROM jobs WHERE id = $1", job_id)
     assert row is not None
     return row
+
+
+async def bind_alert_card(
+    conn: asyncpg.Connection, job_id: UUID, guild_id: int, channel_id: int, message_id: int
+) -> None:
+    """The held job's alert card as the alert supervisor records it: reconciled, its intent,
+    then the id of the message sent."""
+    async with conn.transaction():
+        await job_alerts_reconcile(conn)
+        decision, _ = await job_alert_card_begin(
+            conn,
+            job_id,
+            holder=uuid4(),
+            version=1,
+            fingerprint="card-fingerprint",
+            guild_id=guild_id,
+            channel_id=channel_id,
+            lease=timedelta(minutes=1),
+        )
+        assert decision == "fresh"
+        await job_alert_card_complete(
+            conn, job_id, channel_id=channel_id, message_id=message_id, version=1
+        )

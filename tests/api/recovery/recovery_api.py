@@ -24,7 +24,7 @@ from genji_queue.retry import queue_fail  # noqa: E402
 from genji_queue.types import ErrorRecord, FailOutcome  # noqa: E402
 from genji_sdk import ClaimToken  # noqa: E402
 from harness import eventually  # noqa: E402
-from held_jobs import OPERATOR, UNCERTAIN, claim, held_job  # noqa: E402
+from held_jobs import OPERATOR, UNCERTAIN, bind_alert_card, claim, held_job  # noqa: E402
 
 MakeKey = Callable[..., Awaitable[str]]
 
@@ -63,14 +63,8 @@ def discord_context(
 
 
 async def bind_alert(conn: asyncpg.Connection, job_id: UUID) -> None:
-    """The job's alert card, as the alert delivery records it."""
-    await conn.execute(
-        "INSERT INTO job_alerts (job_id, guild_id, channel_id, message_id) VALUES ($1, $2, $3, $4)",
-        job_id,
-        GUILD_ID,
-        ALERTS_CHANNEL_ID,
-        ALERT_MESSAGE_ID,
-    )
+    """The held job's alert card, recorded as the alert delivery records it."""
+    await bind_alert_card(conn, job_id, GUILD_ID, ALERTS_CHANNEL_ID, ALERT_MESSAGE_ID)
 
 
 async def status_and_details(client: Any, job_id: UUID) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,10 +12,12 @@ from uuid import UUID
 import asyncpg
 import pytest
 from genji_api.auth import scopes
+from genji_queue.recovery_retry import recovery_retry
+from genji_sdk.recovery import OperatorContext, RetryRequest
 from litestar import Litestar
-from queue_helpers import enqueue_xp
 from recovery_api import (
     JOBS,
+    OPERATOR,
     MakeKey,
     bind_alert,
     client,
@@ -86,12 +88,19 @@ CASES = {
 
 
 async def _job(owner: asyncpg.Connection, succeeded: bool) -> UUID:
-    if succeeded:
-        job_id = (await enqueue_xp(owner, "xp:q21-done", user_id=7)).id
-        await run_and_complete(owner)
-    else:
-        job_id = await held_job(owner, "xp:q21")
+    """A held job with its alert card; or one that was held, alerted, retried and succeeded."""
+    job_id = await held_job(owner, "xp:q21")
     await bind_alert(owner, job_id)
+    if succeeded:
+        earlier = RetryRequest(
+            expected_generation=0,
+            idempotency_key="earlier-retry",
+            actor_id=OPERATOR,
+            context=OperatorContext(source="cli"),
+        )
+        retried = await recovery_retry(owner, job_id, earlier)
+        assert retried.outcome == "accepted"
+        await run_and_complete(owner)
     return job_id
 
 

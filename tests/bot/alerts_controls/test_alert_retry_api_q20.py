@@ -21,7 +21,7 @@ from testdb import Connect, Database
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "recovery"))
 
-from held_jobs import OPERATOR, held_job
+from held_jobs import OPERATOR, bind_alert_card, held_job
 
 pytestmark = pytest.mark.queue
 
@@ -74,13 +74,7 @@ async def test_q20_a_lost_retry_answer_is_asked_again_and_the_job_is_requeued_on
 ) -> None:
     owner = await connect("owner")
     job_id = await held_job(owner)
-    await owner.execute(
-        "INSERT INTO job_alerts (job_id, guild_id, channel_id, message_id) VALUES ($1, $2, $3, $4)",
-        job_id,
-        GUILD,
-        ALERTS,
-        CARD,
-    )
+    await bind_alert_card(owner, job_id, GUILD, ALERTS, CARD)
     transport = LosesFirstRetryAnswer()
     api = ApiClient(alerts_api, await issue_bot_key(owner), transport=transport)
     press = Press(
