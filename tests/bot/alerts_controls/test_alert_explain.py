@@ -8,9 +8,7 @@ from datetime import UTC, datetime
 from typing import get_args
 from uuid import UUID
 
-import pytest
 from genji_bot.alerts.explain import MAX_TEXT, details_text, retry_sentence
-from genji_bot.alerts.sentry_link import sentry_link
 from genji_sdk.inspection import ActionView, BindingView, JobDetails, ReceiptView
 from genji_sdk.recovery import RecoveryOutcome, RecoveryResult
 
@@ -114,7 +112,7 @@ def test_details_are_sanitized_bounded_and_say_what_needs_resolution() -> None:
     for leaked in ("hunter2", "abc123", "@everyone", "<@&42>", "```", "x" * 400):
         assert leaked not in text, leaked
     assert "State: held (status failed), generation 2" in text
-    assert "Handler failures: 6 of 6; queue attempts: 9" in text
+    assert "Handler failures: 6 (retried up to 6 times, then held); queue attempts: 9" in text
     assert "`UncertainEffect`" in text
     assert "1 of 2 completed; pending: `newsfeed:record`" in text
     assert "Discord sends: 1 completed, 1 uncertain" in text
@@ -123,13 +121,3 @@ def test_details_are_sanitized_bounded_and_say_what_needs_resolution() -> None:
     # Only the last three actions.
     assert "at generation 1 by" not in text and "at generation 2 by" in text
     assert "at generation 4 by" in text
-
-
-def test_the_sentry_link_searches_for_the_job_uuid() -> None:
-    template = "https://sentry.io/organizations/genji/issues/?query=job_uuid%3A{job_uuid}"
-    assert sentry_link(template, JOB) == (
-        f"https://sentry.io/organizations/genji/issues/?query=job_uuid%3A{JOB}"
-    )
-    assert sentry_link(None, JOB) is None
-    with pytest.raises(ValueError, match="job_uuid"):
-        sentry_link("https://sentry.io/organizations/genji/issues/", JOB)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from uuid import UUID
 
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
+
+from genji_api.alerts.sentry_link import sentry_link
 
 
 class SettingsError(ValueError):
@@ -34,9 +37,9 @@ class ApiSettings:
     """The guild whose alert buttons may request recovery (DISCORD_GUILD_ID)."""
     job_alerts_channel_id: int | None = None
     """The channel of the operator alert cards (JOB_ALERTS_CHANNEL_ID)."""
-    sentry_issues_url: str | None = None
-    """Operator alert cards link here, with `{job_id}` replaced (SENTRY_ISSUES_URL); no link
-    when unset."""
+    sentry_issue_url_template: str | None = None
+    """The alert cards' Sentry link, `{job_uuid}` replaced by the job's UUID
+    (SENTRY_ISSUE_URL_TEMPLATE, genji_api.alerts.sentry_link); no link when unset."""
 
 
 def _number(environ: Mapping[str, str], name: str, default: float) -> float:
@@ -71,6 +74,15 @@ def _id(environ: Mapping[str, str], name: str) -> int | None:
     return next(iter(ids))
 
 
+def _sentry_template(environ: Mapping[str, str]) -> str | None:
+    template = environ.get("SENTRY_ISSUE_URL_TEMPLATE") or None
+    try:
+        sentry_link(template, UUID(int=0))
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
+    return template
+
+
 def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
     url = environ.get("DATABASE_URL")
     if not url:
@@ -90,5 +102,5 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
         queue_operator_ids=_ids(environ, "QUEUE_OPERATOR_IDS") or ApiSettings.queue_operator_ids,
         discord_guild_id=_id(environ, "DISCORD_GUILD_ID"),
         job_alerts_channel_id=_id(environ, "JOB_ALERTS_CHANNEL_ID"),
-        sentry_issues_url=environ.get("SENTRY_ISSUES_URL") or None,
+        sentry_issue_url_template=_sentry_template(environ),
     )

@@ -10,11 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from uuid import UUID
 
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
-
-from genji_bot.alerts.sentry_link import sentry_link
 
 
 @dataclass(frozen=True)
@@ -91,13 +88,6 @@ class BotSettings:
     queue_operator_ids: tuple[int, ...] = (DEFAULT_ALERT_RECIPIENT,)
     """Who may press the alert card's Retry job and Details (QUEUE_OPERATOR_IDS, comma-separated);
     the API checks the same list again."""
-    sentry_issue_url_template: str | None = None
-    """SENTRY_ISSUE_URL_TEMPLATE: the alert card's Sentry link, `{job_uuid}` replaced by the
-    job's public UUID (genji_bot.alerts.sentry_link); no link when unset."""
-
-    def __post_init__(self) -> None:
-        if self.sentry_issue_url_template is not None:
-            sentry_link(self.sentry_issue_url_template, UUID(int=0))  # refuses a bad template
 
 
 def _channels(environ: Mapping[str, str]) -> Channels:
@@ -156,6 +146,5 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         alert_lease_seconds=float(environ.get("JOB_ALERT_LEASE_SECONDS", "60")),
         queue_operator_ids=_ids(environ.get("QUEUE_OPERATOR_IDS", ""))
         or (DEFAULT_ALERT_RECIPIENT,),
-        sentry_issue_url_template=environ.get("SENTRY_ISSUE_URL_TEMPLATE") or None,
         **optional,
     )

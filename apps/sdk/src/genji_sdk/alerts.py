@@ -9,6 +9,7 @@ from uuid import UUID
 
 import msgspec
 
+from genji_sdk.ids import DiscordId
 from genji_sdk.recovery import RecoveryState
 
 Decision = Literal["fresh", "completed", "busy", "reconcile"]
@@ -18,7 +19,6 @@ for its fingerprint in the channel before beginning again with `replaces`."""
 
 EffectState = Literal["completed", "pending", "intended", "uncertain", "skipped", "failed"]
 
-DiscordId = Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
 Fingerprint = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 Lease = Annotated[float, msgspec.Meta(ge=0.001, le=3600)]
 Version = Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]

@@ -68,7 +68,7 @@ class JobDetails(msgspec.Struct, frozen=True, kw_only=True):
     retry_generation: int
     handler_failures: int
     failure_budget: int
-    """Handler failures a generation may have before it is held."""
+    """Automatic retries a generation gets after handler failures; the next failure holds it."""
     attempts: int
     """Transport attempts of the queue row, deferrals included."""
     error_code: str | None

@@ -9,6 +9,8 @@ from uuid import UUID
 
 import msgspec
 
+from genji_sdk.ids import DiscordId
+
 # The operator who receives failure alerts, and the only one allowed to recover jobs, unless
 # configured otherwise (JOB_ALERT_RECIPIENT_ID, QUEUE_OPERATOR_IDS).
 DEFAULT_ALERT_RECIPIENT = 141372217677053952
@@ -39,9 +41,7 @@ handler failure; running: claimed; held: waiting for the operator."""
 
 OperatorSource = Literal["discord", "cli", "api"]
 
-# Discord ids and generations within their database columns (bigint, integer), so an
-# out-of-range value is a 400 before anything is checked.
-DiscordId = Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
+# Generations within their database column (integer), so an out-of-range value is a 400.
 Generation = Annotated[int, msgspec.Meta(ge=0, le=2**31 - 1)]
 
 

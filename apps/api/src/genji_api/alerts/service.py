@@ -34,6 +34,7 @@ from genji_api.alerts.models import (
     ReplyBinding,
     ReplyComplete,
 )
+from genji_api.alerts.sentry_link import sentry_link
 from genji_api.database import Database
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.settings import ApiSettings
@@ -94,7 +95,6 @@ def _card(row: Any, receipts: list[Any], bindings: list[Any], settings: ApiSetti
             notified=False,
             reply_message_id=None,
         )
-    sentry = settings.sentry_issues_url
     return AlertCard(
         job_id=job_id,
         event_name=row["event_name"],
@@ -106,7 +106,7 @@ def _card(row: Any, receipts: list[Any], bindings: list[Any], settings: ApiSetti
         completed_effects=done,
         pending_effects=pending,
         retry_enabled=row["state"] == "held" and not uncertain,
-        sentry_url=sentry.replace("{job_id}", str(job_id)) if sentry else None,
+        sentry_url=sentry_link(settings.sentry_issue_url_template, job_id),
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         message_id=row["message_id"],

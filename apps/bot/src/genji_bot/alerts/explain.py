@@ -121,8 +121,8 @@ def details_lines(details: JobDetails) -> list[str]:
     lines = [
         f"**{clean(details.event_name, 80)}** `{details.id}`",
         f"State: {details.state} (status {details.status}), generation {details.retry_generation}",
-        f"Handler failures: {details.handler_failures} of {details.failure_budget}; "
-        f"queue attempts: {details.attempts}",
+        f"Handler failures: {details.handler_failures} (retried up to "
+        f"{details.failure_budget} times, then held); queue attempts: {details.attempts}",
         f"Held since: {_when(details.held_at)}",
     ]
     if details.error_code or details.error_msg:

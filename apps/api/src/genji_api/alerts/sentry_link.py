@@ -1,6 +1,6 @@
 """The alert card's Sentry link: the issues search for the job's UUID.
 
-SENTRY_ISSUE_URL_TEMPLATE (BotSettings.sentry_issue_url_template) is an issues search URL with
+SENTRY_ISSUE_URL_TEMPLATE (ApiSettings.sentry_issue_url_template) is an issues search URL with
 `{job_uuid}` where the UUID goes, for example
 `https://sentry.io/organizations/<org>/issues/?project=<id>&query=job_uuid%3A{job_uuid}`: held
 jobs are reported with a `job_uuid` tag (genji_worker.sentry_reports), so the search finds the
