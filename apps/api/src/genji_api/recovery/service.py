@@ -49,8 +49,9 @@ async def _recover(
 
     try:
         return await database.transaction(work)
-    except JobNotFoundError:
-        raise NotFoundError("Job not found.") from None
+    except JobNotFoundError as error:
+        # "job ... not found", or for resolve-effect the send the job has no binding for.
+        raise NotFoundError(str(error)) from None
     except RecoveryKeyConflictError as error:
         raise ConflictError(str(error)) from None
     except InvalidJobRequestError as error:
