@@ -2453,6 +2453,51 @@ $$;
 
 
 --
+-- Name: queue_retention_run(interval, interval, integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_retention_run(p_every interval DEFAULT '1 day'::interval, p_retention interval DEFAULT '30 days'::interval, p_batch integer DEFAULT 1000, p_max_batches integer DEFAULT 100) RETURNS TABLE(ran boolean, pruned integer, batches integer, started_at timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_task    queue_maintenance;
+    v_pruned  integer := 0;
+    v_batches integer := 0;
+    v_count   integer;
+BEGIN
+    IF p_every IS NULL OR p_retention IS NULL OR p_batch IS NULL OR p_batch < 1
+       OR p_max_batches IS NULL OR p_max_batches < 1 THEN
+        RAISE EXCEPTION 'a retention run needs an interval, a retention and positive batch limits'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    SELECT * INTO v_task FROM queue_maintenance m WHERE m.task = 'prune_logs'
+    FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT false, 0, 0, NULL::timestamptz;
+        RETURN;
+    END IF;
+    IF v_task.last_started_at IS NOT NULL AND v_task.last_started_at > now() - p_every THEN
+        RETURN QUERY SELECT false, 0, 0, v_task.last_started_at;
+        RETURN;
+    END IF;
+    LOOP
+        v_count := queue_prune_logs(p_retention, p_batch);
+        v_pruned := v_pruned + v_count;
+        v_batches := v_batches + 1;
+        EXIT WHEN v_count < p_batch OR v_batches >= p_max_batches;
+    END LOOP;
+    UPDATE queue_maintenance m
+    SET last_started_at = now(), last_finished_at = clock_timestamp(),
+        last_result = jsonb_build_object('pruned', v_pruned, 'batches', v_batches,
+                                         'retention', p_retention::text)
+    WHERE m.task = 'prune_logs';
+    RETURN QUERY SELECT true, v_pruned, v_batches, now();
+END
+$$;
+
+
+--
 -- Name: queue_retry(bigint, uuid, timestamp with time zone, interval, jsonb, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -4062,6 +4107,19 @@ CREATE TABLE public.queue_imports (
 
 
 --
+-- Name: queue_maintenance; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_maintenance (
+    task text NOT NULL,
+    last_started_at timestamp with time zone,
+    last_finished_at timestamp with time zone,
+    last_result jsonb,
+    CONSTRAINT queue_maintenance_task_check CHECK ((task <> ''::text))
+);
+
+
+--
 -- Name: queue_settings; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -4920,6 +4978,14 @@ ALTER TABLE ONLY public.queue_import_dispositions
 
 ALTER TABLE ONLY public.queue_imports
     ADD CONSTRAINT queue_imports_pkey PRIMARY KEY (import_id);
+
+
+--
+-- Name: queue_maintenance queue_maintenance_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.queue_maintenance
+    ADD CONSTRAINT queue_maintenance_pkey PRIMARY KEY (task);
 
 
 --
@@ -6371,6 +6437,13 @@ GRANT ALL ON FUNCTION public.queue_release(p_id bigint, p_manager uuid, p_claime
 --
 
 REVOKE ALL ON FUNCTION public.queue_resume_waiters(p_queue_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_retention_run(p_every interval, p_retention interval, p_batch integer, p_max_batches integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_retention_run(p_every interval, p_retention interval, p_batch integer, p_max_batches integer) FROM PUBLIC;
 
 
 --

@@ -31,6 +31,11 @@ class ApiSettings:
     run_worker: bool = False
     """Run the API-owned queue entrypoints inside this process (the production layout)."""
     outbox_interval_seconds: float = 10.0
+    log_retention_days: float = 30.0
+    """Finished jobs keep their detailed queue logs this long (QUEUE_LOG_RETENTION_DAYS)."""
+    retention_check_seconds: float = 300.0
+    """How often the API worker checks whether the daily log pruning is due
+    (QUEUE_RETENTION_CHECK_SECONDS)."""
     queue_operator_ids: frozenset[int] = frozenset({DEFAULT_ALERT_RECIPIENT})
     """Discord users who may retry, discard and resolve jobs (QUEUE_OPERATOR_IDS)."""
     discord_guild_id: int | None = None
@@ -98,6 +103,12 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
         run_worker=environ.get("GENJI_API_WORKER", "1") not in ("0", "false", "no"),
         outbox_interval_seconds=_number(
             environ, "TOURNAMENT_OUTBOX_INTERVAL", ApiSettings.outbox_interval_seconds
+        ),
+        log_retention_days=_number(
+            environ, "QUEUE_LOG_RETENTION_DAYS", ApiSettings.log_retention_days
+        ),
+        retention_check_seconds=_number(
+            environ, "QUEUE_RETENTION_CHECK_SECONDS", ApiSettings.retention_check_seconds
         ),
         queue_operator_ids=_ids(environ, "QUEUE_OPERATOR_IDS") or ApiSettings.queue_operator_ids,
         discord_guild_id=_id(environ, "DISCORD_GUILD_ID"),

@@ -1,8 +1,9 @@
 """Runs the API worker beside the HTTP app: its own queue connection, the service pool.
 
 The queue supervisor is the same one the bot runs (claims, fencing, retries, drain); the
-tournament schedule drains the tournament outbox on its interval. Stopping ends the schedule,
-then drains the supervisor.
+tournament schedule drains the tournament outbox on its interval, and the retention schedule
+prunes finished jobs' logs once a day (genji_api.retention). Stopping ends the schedules, then
+drains the supervisor.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import timedelta
 
 import asyncpg
 from genji_worker.settings import WorkerSettings, settings_from_env
 from genji_worker.supervisor import QueueSupervisor
 
 from genji_api.database import Database
+from genji_api.retention.schedule import run_retention_schedule
 from genji_api.settings import ApiSettings
 from genji_api.tournaments.schedule import run_tournament_schedule
 from genji_api.worker.handlers import api_handlers
@@ -57,10 +60,19 @@ class ApiWorker:
                 self.database, self.settings.outbox_interval_seconds, self._stop
             )
         )
+        retention = asyncio.create_task(
+            run_retention_schedule(
+                self.database,
+                timedelta(days=self.settings.log_retention_days),
+                self.settings.retention_check_seconds,
+                self._stop,
+            )
+        )
         try:
             await self.supervisor.run()
         finally:
             self._stop.set()
-            with contextlib.suppress(asyncio.CancelledError):
-                await schedule
+            for task in (schedule, retention):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         log.info("API worker stopped")

@@ -1,0 +1,1 @@
+"""The API worker's scheduled queue maintenance: daily log pruning with summaries."""

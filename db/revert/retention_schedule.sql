@@ -1,0 +1,1 @@
+DROP FUNCTION queue_retention_run(interval, interval, integer, integer);

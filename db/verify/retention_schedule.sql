@@ -1,0 +1,1 @@
+SELECT 'queue_retention_run(interval, interval, integer, integer)'::regprocedure;
