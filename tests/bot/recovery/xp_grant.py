@@ -59,9 +59,12 @@ async def xp_gain_notifications(recovery: RecoveryStack, grant: Grant) -> int:
 
 
 def sends(recovery: RecoveryStack, grant: Grant) -> Counter[tuple[str, str]]:
-    """(effect, destination) -> messages delivered for the grant's job."""
+    """(effect, destination) -> messages the grant's job delivered. The operator alerts about
+    the job (event job.alert) are the alert supervisor's, not the job's, and are not counted."""
     return Counter(
-        (s["effect"], s["destination"]) for s in recovery.bots.recorder.sends(job_id=grant.job_id)
+        (s["effect"], s["destination"])
+        for s in recovery.bots.recorder.sends(job_id=grant.job_id)
+        if s["event"] != "job.alert"
     )
 
 
