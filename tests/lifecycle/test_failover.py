@@ -25,7 +25,15 @@ from genji_devstack.cluster import PgCluster
 from genji_devstack.replication import make_standby, multi_host_dsn, promote, walsender_pid
 from genji_queue.enqueue import enqueue_job
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
-from harness import DATABASE, FAST_SETTINGS, Stack, Worker, eventually, recorded_claims, sample
+from harness import (
+    DATABASE,
+    FAST_SETTINGS,
+    Stack,
+    Worker,
+    eventually,
+    recorded_claims,
+    sample,
+)
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 
@@ -185,3 +193,26 @@ async def test_failover_to_a_synchronous_standby_loses_no_job_and_runs_each_once
     for worker in workers:
         assert "queue connection lost" in worker.log() or "unreachable" in worker.log()
         assert "queue worker died" not in worker.log()
+
+
+async def test_a_worker_whose_hosts_are_all_read_only_waits_for_a_promotion(
+    stack: Stack, standby: PgCluster
+) -> None:
+    """Mid-switchover every listed host may answer read-only (the old primary demoted before
+    the new one is promoted): the worker keeps retrying instead of exiting."""
+    dsn = multi_host_dsn([standby], DATABASE, WORKER_ROLE, standby.worker_password)
+    worker = stack.fleet.start("bot", dsn, FAST_SETTINGS)
+
+    async def retrying() -> bool:
+        assert worker.alive(), f"the worker exited:\n{worker.log_tail()}"
+        return "queue database unreachable (TargetServerAttributeNotMatched)" in worker.log()
+
+    await eventually(retrying, 20, "the worker to retry against read-only hosts")
+
+    stack.cluster.kill9()
+    promote(standby)
+    promoted = Stack(cluster=standby, tmp=stack.tmp)
+    job = await promoted.enqueue("failover:read-only-hosts")
+    await promoted.until_status(job, "succeeded")
+    assert worker.alive()
+    assert "queue worker died" not in worker.log()

@@ -15,9 +15,9 @@ import pwd
 import secrets
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import psycopg
+from genji_sdk.roles import login_dsn
 from psycopg import sql
 
 from genji_devstack.cluster import ClusterError, PgCluster
@@ -170,5 +170,5 @@ def multi_host_dsn(clusters: list[PgCluster], dbname: str, user: str, password: 
     """One login naming every cluster in order; a client takes the first that accepts writes
     (target_session_attrs=read-write), so it follows a promotion without reconfiguration."""
     hosts = ",".join(f"{c.host}:{c.port}" for c in clusters)
-    auth = quote(user, safe="") + (f":{quote(password, safe='')}" if password else "")
-    return f"postgresql://{auth}@{hosts}/{dbname}?target_session_attrs=read-write"
+    base = f"postgresql://{hosts}/{dbname}?target_session_attrs=read-write"
+    return login_dsn(base, user, password)
