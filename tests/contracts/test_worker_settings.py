@@ -54,6 +54,18 @@ def test_bot_never_falls_back_to_the_owner_credential() -> None:
     )
 
 
+def test_bot_keeps_every_host_of_a_multi_host_database_url() -> None:
+    env = {
+        "DATABASE_URL": "postgresql://api:secret@db1:5432,db2:5433/genji"
+        "?target_session_attrs=read-write",
+        "QUEUE_DATABASE_PASSWORD": "pw",
+    }
+    assert queue_dsn("bot", env) == (
+        "postgresql://genjishimada_queue_worker:pw@db1:5432,db2:5433/genji"
+        "?target_session_attrs=read-write"
+    )
+
+
 def test_bot_without_its_queue_password_is_a_login_error() -> None:
     env = {"DATABASE_URL": "postgresql://api:secret@db:5432/genji"}
     with pytest.raises(QueueLoginError, match="QUEUE_DATABASE_PASSWORD must be set"):

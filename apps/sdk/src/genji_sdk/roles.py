@@ -17,8 +17,11 @@ WORKER_ROLE: Final = "genjishimada_queue_worker"
 
 
 def login_dsn(dsn: str, user: str, password: str | None) -> str:
-    """`dsn`'s server and database, logged in as `user` with `password` (if any)."""
+    """`dsn`'s servers and database, logged in as `user` with `password` (if any).
+
+    The host part is kept as written, so a multi-host list (h1:p1,h2:p2) stays one.
+    """
     parts = urlsplit(dsn)
     auth = quote(user, safe="") + (f":{quote(password, safe='')}" if password else "")
-    netloc = f"{auth}@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
+    netloc = f"{auth}@{parts.netloc.rpartition('@')[2]}"
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

@@ -42,6 +42,10 @@ log = logging.getLogger("genji.queue")
 
 Connect = Callable[[], Awaitable[asyncpg.Connection]]
 
+# Every host of the DSN answered and none accepts writes (target_session_attrs=read-write while
+# a switchover is under way, or only standbys listed): wait for a promotion like for an outage.
+NO_WRITABLE_HOST = (asyncpg.TargetServerAttributeNotMatched,)
+
 # Removing the liveness row and closing the connection after the drain.
 STOP_CLEANUP_SECONDS = 2.0
 
@@ -88,7 +92,7 @@ class QueueSupervisor:
                 conn = await asyncio.wait_for(
                     self.connect(), self.settings.command_timeout.total_seconds()
                 )
-            except (*QUEUE_CONNECTION_ERRORS, TimeoutError) as error:
+            except (*QUEUE_CONNECTION_ERRORS, *NO_WRITABLE_HOST, TimeoutError) as error:
                 if not down_since_logged:
                     log.warning(
                         "queue database unreachable (%s); reconnecting with backoff",
