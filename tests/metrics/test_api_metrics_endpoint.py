@@ -3,45 +3,15 @@ its worker, after seeding jobs in every state."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from uuid import uuid4
 
 import pytest
-from genji_api.app import create_app
-from genji_api.settings import ApiSettings
 from genji_sdk import REGISTRY
-from genji_worker.settings import MetricsSettings
-from lifecycle.harness import eventually
-from litestar.testing import AsyncTestClient
 from queue_helpers import XP_EVENT, claim_next, enqueue_xp
-from scrape import Samples, scrape, value
+from scrape import scraped_when, served_metrics, value
 from testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
-
-
-@asynccontextmanager
-async def served_metrics(db: Database, run_worker: bool) -> AsyncIterator[str]:
-    settings = ApiSettings(
-        database_url=db.dsn,
-        pool_max_size=4,
-        run_worker=run_worker,
-        metrics=MetricsSettings(port=0, refresh_seconds=0.1),
-    )
-    app = create_app(settings)
-    async with AsyncTestClient(app=app):
-        yield app.state.metrics.url
-
-
-async def scraped_when(url: str, ready: str) -> Samples:
-    """The first scrape that has a refreshed queue snapshot with `ready` as a sample name."""
-
-    async def probe() -> Samples | None:
-        samples = await scrape(url)
-        return samples if any(name == ready for name, _ in samples) else None
-
-    return await eventually(probe, deadline=10, what=f"{ready} in {url}")
 
 
 async def test_api_endpoint_exports_queue_depth_ages_held_uncertain_and_workers(
