@@ -87,6 +87,8 @@ class MetricsServer:
     def url(self) -> str:
         host, port = self.server.server_address[:2]
         shown = host.decode() if isinstance(host, bytes) else host
+        if ":" in shown:
+            shown = f"[{shown}]"
         return f"http://{shown}:{port}/metrics"
 
     def close(self) -> None:
