@@ -76,7 +76,7 @@ async def test_worker_counts_success_retry_and_hold_and_times_each_handler_run(
             await eventually(settled, deadline=15, what="one job done and one held")
             # The success is counted when its handler returns; the scrape may precede it.
             after = await eventually(
-                lambda: _counted(server.url, before), deadline=5, what="the outcomes counted"
+                lambda: _counted(server.url, before), deadline=10, what="the outcomes counted"
             )
         finally:
             supervisor.request_stop()
