@@ -19,6 +19,8 @@ log = logging.getLogger("genji.api.metrics")
 
 # The database cannot be read: refused or lost connections, server errors, the deadline.
 UNREACHABLE = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+READ_DEADLINE_SECONDS = 10.0
+"""How long one refresh may wait for a pooled connection and both reads."""
 
 
 async def refresh_once(database: Database, gauges: QueueGauges, deadline: float) -> None:
@@ -30,11 +32,11 @@ async def refresh_once(database: Database, gauges: QueueGauges, deadline: float)
 async def run_gauge_refresh(
     database: Database, gauges: QueueGauges, every: float, stop: asyncio.Event
 ) -> None:
-    """Refresh `gauges` every `every` seconds until `stop`; a refresh may take that long."""
+    """Refresh `gauges` every `every` seconds until `stop`."""
     failing = False
     while not stop.is_set():
         try:
-            await refresh_once(database, gauges, every)
+            await refresh_once(database, gauges, READ_DEADLINE_SECONDS)
         except UNREACHABLE as error:
             gauges.unreachable()
             if not failing:
