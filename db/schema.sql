@@ -2173,6 +2173,29 @@ $$;
 
 
 --
+-- Name: queue_entrypoint_metrics(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_entrypoint_metrics() RETURNS TABLE(entrypoint text, owner text, ready bigint, delayed bigint, running bigint, held bigint, oldest_ready_age interval)
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT
+        t.event_name,
+        t.owner,
+        count(q.id) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
+        count(q.id) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
+        count(q.id) FILTER (WHERE q.status = 'picked'),
+        count(q.id) FILTER (WHERE q.status = 'failed'),
+        now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now())
+    FROM queue_event_types t
+    LEFT JOIN pgqueuer q ON q.entrypoint = t.event_name
+    GROUP BY t.event_name, t.owner
+    ORDER BY t.event_name;
+$$;
+
+
+--
 -- Name: queue_error_summary(jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -6370,6 +6393,13 @@ GRANT ALL ON FUNCTION public.queue_config(OUT stale_heartbeat interval, OUT max_
 --
 
 REVOKE ALL ON FUNCTION public.queue_discard_held(p_job_id uuid, p_actor_id bigint, p_reason text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_entrypoint_metrics(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_entrypoint_metrics() FROM PUBLIC;
 
 
 --

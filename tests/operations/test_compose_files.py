@@ -47,6 +47,23 @@ def test_each_environment_runs_the_api_and_the_bot_with_their_workers_in_process
         assert services["db"]["stop_grace_period"] == "45s"
 
 
+def test_the_api_and_the_bot_serve_metrics_inside_the_networks_only(
+    model: tuple[str, dict[str, Any]],
+) -> None:
+    _, config = model
+    for name in ("api", "bot"):
+        service = config["services"][name]
+        assert service["environment"]["GENJI_METRICS_PORT"] == "9100"
+        assert service["environment"]["GENJI_METRICS_ADDR"] == "0.0.0.0"
+        published = [
+            str(port["target"])
+            if isinstance(port, dict)
+            else str(port).rsplit(":", 1)[-1].split("/")[0]
+            for port in service.get("ports", [])
+        ]
+        assert "9100" not in published, f"{name} publishes its metrics port"
+
+
 def test_the_bot_logs_in_as_the_worker_and_never_gets_the_owner_login(
     model: tuple[str, dict[str, Any]],
 ) -> None:

@@ -21,6 +21,7 @@ from genji_api.auth.middleware import API_KEY_HEADER, PUBLIC_PATHS, ApiKeyMiddle
 from genji_api.database import Database, create_pool
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
 from genji_api.http.error_docs import ErrorResponsesPlugin
+from genji_api.metrics.endpoint import MetricsEndpoint
 from genji_api.routes import ROUTES
 from genji_api.settings import ApiSettings
 
@@ -62,6 +63,10 @@ def create_app(settings: ApiSettings) -> Litestar:
         database = Database(pool, attempts=settings.transaction_attempts)
         app.state.database = database
         app.state.settings = settings
+        metrics = None
+        if settings.metrics.port is not None:
+            metrics = MetricsEndpoint(database, settings.metrics)
+        app.state.metrics = metrics
         worker_task = None
         if settings.run_worker:
             # Imported here: the worker pulls in every feature's handlers.
@@ -76,6 +81,8 @@ def create_app(settings: ApiSettings) -> Litestar:
             if worker_task is not None:
                 worker.request_stop()
                 await worker_task
+            if metrics is not None:
+                await metrics.stop()
             await pool.close()
 
     api = Router(path="/api/v3", route_handlers=ROUTES)

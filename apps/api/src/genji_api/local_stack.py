@@ -15,7 +15,8 @@ on loopback, the bot and the API process (`python -m genji_api`: uvicorn and the
 The bot is `python -m genji_bot` when DISCORD_TOKEN is set; otherwise it is
 `python -m genji_devstack.recorded_bot`: the real handlers, with Discord recorded in
 GENJI_RECORDER_DIR (by default a directory of this stack's own, removed when the stack stops;
-`python -m genji_devstack.effects_report <dir>` lists what it holds). A child that dies is
+`python -m genji_devstack.effects_report <dir>` lists what it holds). The API and the bot
+each serve /metrics on a free loopback port, printed with the API's URL. A child that dies is
 restarted the way a process manager would (but not one whose login is refused). Stays in the
 foreground until Ctrl-C or SIGTERM, then stops the children (graceful drain) and the cluster. It
 prints the PIDs of its own process, the PostgreSQL postmaster and each child, so an operator can
@@ -220,6 +221,8 @@ def main() -> int:
         bot_dsn = queue_url or worker_dsn(dsn, password)
         ocr_port, api_port = _free_port(), _free_port()
         url = f"http://127.0.0.1:{api_port}"
+        # Each process serves its own /metrics on loopback (genji_worker.metrics).
+        api_metrics, bot_metrics = _free_port(), _free_port()
         processes = Processes()
         stack.callback(processes.stop)
         processes.start(
@@ -235,6 +238,8 @@ def main() -> int:
                 "QUEUE_DATABASE_URL": bot_dsn,
                 "GENJI_API_URL": url,
                 "GENJI_API_KEY": bot_key,
+                "GENJI_METRICS_PORT": str(bot_metrics),
+                "GENJI_METRICS_ADDR": "127.0.0.1",
             },
         )
         processes.start(
@@ -245,6 +250,8 @@ def main() -> int:
                 "DATABASE_URL": dsn,
                 "API_PORT": str(api_port),
                 "OCR_URL": f"http://127.0.0.1:{ocr_port}",
+                "GENJI_METRICS_PORT": str(api_metrics),
+                "GENJI_METRICS_ADDR": "127.0.0.1",
             },
         )
         print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
@@ -258,6 +265,10 @@ def main() -> int:
                     flush=True,
                 )
             print(f"API: {url}  (OpenAPI: {url}/schema/swagger, {url}/schema/openapi.json)")
+            print(
+                f"metrics: API http://127.0.0.1:{api_metrics}/metrics, "
+                f"bot http://127.0.0.1:{bot_metrics}/metrics"
+            )
             print(f"local API key (superuser): {api_key}", flush=True)
             while True:
                 time.sleep(0.5)

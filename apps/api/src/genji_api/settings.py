@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from uuid import UUID
 
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
+from genji_worker.settings import MetricsSettings, metrics_settings_from_env
 
 from genji_api.alerts.sentry_link import sentry_link
 
@@ -45,6 +46,9 @@ class ApiSettings:
     sentry_issue_url_template: str | None = None
     """The alert cards' Sentry link, `{job_uuid}` replaced by the job's UUID
     (SENTRY_ISSUE_URL_TEMPLATE, genji_api.alerts.sentry_link); no link when unset."""
+    metrics: MetricsSettings = field(default_factory=MetricsSettings)
+    """The /metrics endpoint (GENJI_METRICS_PORT, GENJI_METRICS_ADDR,
+    GENJI_METRICS_REFRESH_SECONDS; genji_api.metrics); off unless a port is set."""
 
 
 def _number(environ: Mapping[str, str], name: str, default: float) -> float:
@@ -88,6 +92,13 @@ def _sentry_template(environ: Mapping[str, str]) -> str | None:
     return template
 
 
+def _metrics(environ: Mapping[str, str]) -> MetricsSettings:
+    try:
+        return metrics_settings_from_env(environ)
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
+
+
 def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
     url = environ.get("DATABASE_URL")
     if not url:
@@ -114,4 +125,5 @@ def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
         discord_guild_id=_id(environ, "DISCORD_GUILD_ID"),
         job_alerts_channel_id=_id(environ, "JOB_ALERTS_CHANNEL_ID"),
         sentry_issue_url_template=_sentry_template(environ),
+        metrics=_metrics(environ),
     )

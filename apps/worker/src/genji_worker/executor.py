@@ -15,6 +15,8 @@ held), the handler under its deadline, then classification of what went wrong:
   job to the queue.
 
 Every hold this executor writes is reported to Sentry once (genji_worker.sentry_reports).
+Each execution counts one outcome and its handler time (genji_worker.metrics) where the branch
+that decides it has written what it decided.
 
 Success is left to PGQueuer's buffered log write, which the adapter turns into queue_complete.
 If a write of our own cannot reach the database, the row stays claimed and is recovered by the
@@ -27,6 +29,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -38,7 +41,7 @@ from genji_queue.errors import QueueError
 from genji_queue.hold import queue_hold
 from genji_queue.release import queue_release
 from genji_queue.retry import queue_fail, queue_retry
-from genji_queue.types import ErrorRecord
+from genji_queue.types import ErrorRecord, FailOutcome
 from genji_sdk import (
     ClaimToken,
     EventSpec,
@@ -62,6 +65,7 @@ from pgqueuer.models import Context, Job
 from genji_worker.claims import FencedQueries, claim_of
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS
 from genji_worker.errors import describe, error_record
+from genji_worker.metrics import Outcome, count_outcome, observe_handler
 from genji_worker.outages import Outages
 from genji_worker.sentry_reports import report_held
 from genji_worker.settings import WorkerSettings
@@ -77,6 +81,8 @@ DATABASE_OUTAGES = (
     asyncpg.OperatorInterventionError,
     ConnectionError,
 )
+
+FAILED_OUTCOMES: dict[FailOutcome, Outcome] = {"retry": "retried", "held": "held", "lost": "lost"}
 
 
 @dataclasses.dataclass
@@ -96,6 +102,9 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         self.running[claim] = task
         try:
             await self._execute(job, claim)
+        except asyncio.CancelledError:
+            self._count("canceled")
+            raise
         except QUEUE_CONNECTION_ERRORS as error:
             log.warning(
                 "job %s: queue connection lost (%s); left for recovery",
@@ -104,6 +113,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             )
             # Kept among the claims: the supervisor releases it once it has a new connection.
             self.queries.settled.add(claim)
+            self._count("interrupted")
         except (asyncpg.PostgresError, QueueError) as error:
             # One of our own queue writes failed (privileges, a deadlock, a statement timeout):
             # not the handler's fault. Give the job back and pause instead of holding it.
@@ -112,6 +122,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, asyncpg.PostgresError, QueueError):
                 await queue_release(self.queries.driver, claim, "queue write failed")
             self.queries.settle(claim)
+            self._count("released")
         finally:
             self.running.pop(claim, None)
 
@@ -145,9 +156,13 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             trace=envelope.trace,
         )
         timeout = self.spec.handler_timeout_seconds or self.settings.handler_timeout.total_seconds()
+        started = time.perf_counter()
         try:
-            async with asyncio.timeout(timeout):
-                await self.handler(payload, context)
+            try:
+                async with asyncio.timeout(timeout):
+                    await self.handler(payload, context)
+            finally:
+                observe_handler(self.spec, time.perf_counter() - started)
         except EffectUncertain as error:
             log.error("job %s held: %s", job.id, error)
             await self._hold(job, job_id, claim, error_record("UncertainEffect", str(error)))
@@ -155,6 +170,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             # A newer owner holds the job: write nothing, that owner finishes it.
             log.warning("job %s: claim lost during the handler (%s); stopped", job.id, error)
             self.queries.settle(claim)
+            self._count("lost")
         except RateLimited as error:
             await self._defer(claim, error.retry_after, error)
         except DependencyUnavailable as error:
@@ -178,6 +194,10 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             await self._fail(job, job_id, claim, describe(error))
         else:
             self.outages.healthy()
+            self._count("succeeded")
+
+    def _count(self, outcome: Outcome) -> None:
+        count_outcome(self.spec, outcome)
 
     def _report_held(self, job: Job, job_id: UUID | None, record: ErrorRecord) -> None:
         generation = self.queries.generations.get(job.id, 0)
@@ -195,14 +215,20 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             )
             self._report_held(job, job_id, record)
         self.queries.settle(claim)
+        self._count(FAILED_OUTCOMES[outcome])
 
     async def _defer(self, claim: ClaimToken, seconds: float, error: BaseException) -> None:
-        await queue_retry(self.queries.driver, claim, timedelta(seconds=seconds), describe(error))
+        written = await queue_retry(
+            self.queries.driver, claim, timedelta(seconds=seconds), describe(error)
+        )
         self.queries.settle(claim)
+        self._count("deferred" if written else "lost")
 
     async def _hold(
         self, job: Job, job_id: UUID | None, claim: ClaimToken, record: ErrorRecord
     ) -> None:
-        if await queue_hold(self.queries.driver, claim, record):
+        held = await queue_hold(self.queries.driver, claim, record)
+        if held:
             self._report_held(job, job_id, record)
         self.queries.settle(claim)
+        self._count("held" if held else "lost")

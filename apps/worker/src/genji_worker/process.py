@@ -13,7 +13,8 @@ from genji_sdk import Owner
 from genji_sdk.roles import WORKER_ROLE, login_dsn
 
 from genji_worker.executor import Handler
-from genji_worker.settings import settings_from_env
+from genji_worker.metrics import start_metrics_server
+from genji_worker.settings import metrics_settings_from_env, settings_from_env
 from genji_worker.supervisor import QueueSupervisor
 
 log = logging.getLogger("genji.queue")
@@ -66,8 +67,14 @@ async def serve(owner: Owner, handlers: Mapping[str, Handler], dsn: str) -> None
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, supervisor.request_stop)
+    metrics_settings = metrics_settings_from_env()
+    server = start_metrics_server(metrics_settings) if metrics_settings.port is not None else None
     log.info("%s worker started with %d entrypoints", owner, len(handlers))
-    await supervisor.run()
+    try:
+        await supervisor.run()
+    finally:
+        if server is not None:
+            server.close()
     log.info("%s worker stopped", owner)
 
 

@@ -81,3 +81,52 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> WorkerSetting
         else:
             overrides[item.name] = int(raw)
     return WorkerSettings(**overrides)
+
+
+@dataclass(frozen=True)
+class MetricsSettings:
+    """The process's Prometheus endpoint (genji_worker.metrics); off unless a port is set."""
+
+    port: int | None = None
+    """GENJI_METRICS_PORT: serve /metrics here; 0 lets the system choose a free port."""
+    addr: str = "127.0.0.1"
+    """GENJI_METRICS_ADDR: the address the endpoint listens on (loopback by default)."""
+    refresh_seconds: float = 15.0
+    """GENJI_METRICS_REFRESH_SECONDS: how often the API process re-reads the queue gauges."""
+
+    def __post_init__(self) -> None:
+        if self.port is not None and not 0 <= self.port <= 65535:
+            raise ValueError(f"GENJI_METRICS_PORT must be a port number, not {self.port}")
+        if not self.addr or self.addr != self.addr.strip():
+            raise ValueError(f"GENJI_METRICS_ADDR must be an address, not {self.addr!r}")
+        if not self.refresh_seconds > 0:
+            raise ValueError(
+                f"GENJI_METRICS_REFRESH_SECONDS must be positive, not {self.refresh_seconds}"
+            )
+
+
+def metrics_settings_from_env(environ: Mapping[str, str] | None = None) -> MetricsSettings:
+    """GENJI_METRICS_PORT, GENJI_METRICS_ADDR and GENJI_METRICS_REFRESH_SECONDS; an empty value
+    is unset. Raises ValueError naming the variable when one is malformed."""
+    environ = os.environ if environ is None else environ
+    defaults = MetricsSettings()
+    port: int | None = None
+    raw_port = environ.get("GENJI_METRICS_PORT", "").strip()
+    if raw_port:
+        try:
+            port = int(raw_port)
+        except ValueError:
+            raise ValueError(
+                f"GENJI_METRICS_PORT must be a port number, not {raw_port!r}"
+            ) from None
+    refresh = defaults.refresh_seconds
+    raw_refresh = environ.get("GENJI_METRICS_REFRESH_SECONDS", "").strip()
+    if raw_refresh:
+        try:
+            refresh = float(raw_refresh)
+        except ValueError:
+            raise ValueError(
+                f"GENJI_METRICS_REFRESH_SECONDS must be a number of seconds, not {raw_refresh!r}"
+            ) from None
+    addr = environ.get("GENJI_METRICS_ADDR", "") or defaults.addr
+    return MetricsSettings(port=port, addr=addr, refresh_seconds=refresh)

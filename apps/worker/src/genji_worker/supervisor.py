@@ -31,7 +31,7 @@ from pgqueuer import QueueManager
 from pgqueuer.executors import EntrypointExecutorParameters
 from pgqueuer.models import Context, Job
 
-from genji_worker import pgqueuer_logs
+from genji_worker import metrics, pgqueuer_logs
 from genji_worker.claims import FencedQueries
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS, DeadlineDriver
 from genji_worker.executor import Handler, PolicyExecutor
@@ -66,6 +66,7 @@ class QueueSupervisor:
         registry: EventRegistry = REGISTRY,
     ) -> None:
         registry.verify_handlers(owner, handlers.keys())
+        metrics.declare(registry.get(name) for name in handlers)
         self.owner = owner
         self.handlers = dict(handlers)
         self.registry = registry

@@ -1,0 +1,1 @@
+SELECT 'queue_metrics(interval)'::regprocedure;
