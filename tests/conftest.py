@@ -32,7 +32,7 @@ from genji_devstack import roles
 from genji_devstack.cluster import PgCluster
 from psycopg import sql
 from pytest_postgresql import factories
-from queue_tables import capture
+from queue_tables import capture, pytest_terminal_summary  # noqa: F401  (its cost)
 from secrets_seen import register
 from testdb import (
     OWNER_PASSWORD,
