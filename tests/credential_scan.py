@@ -16,12 +16,11 @@ from pathlib import Path
 PATTERNS: dict[str, re.Pattern[str]] = {
     # genji_api.auth.keys.new_api_key: "gjs_" and 43 URL-safe characters.
     "api key": re.compile(r"(?P<secret>gjs_[A-Za-z0-9_-]{20,})"),
-    "password in a DSN": re.compile(
-        r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@\"']+:(?P<secret>[^\s/@\"']+)@"
-    ),
-    "password": re.compile(
-        r"(?i)\b\w*(?:password|passwd|pgpassword)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;&}]+)"
-    ),
+    # Every pattern starts at a fixed literal: lines of captured payloads can be very long,
+    # and an open-ended prefix would make the search quadratic in them.
+    "password in a DSN": re.compile(r"://[^\s/:@\"']+:(?P<secret>[^\s/@\"']+)@"),
+    # Also PGPASSWORD=, QUEUE_DATABASE_PASSWORD=, "password": ...
+    "password": re.compile(r"(?i)passw(?:or)?d[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;&}]+)"),
     "secret header": re.compile(
         r"(?i)\b(?:authorization|cookie|x-api-key)[\"']?\s*[:=]\s*[\"']?"
         r"(?!bearer\b)(?P<secret>[^\s\"',;}]+)"
@@ -66,11 +65,12 @@ def scan_line(line: str, known: Iterable[str] = ()) -> Iterator[tuple[str, str]]
 
 
 def scan_file(path: Path, known: Iterable[str] = ()) -> Iterator[Hit]:
-    values = tuple(known)
-    with path.open(encoding="utf-8", errors="replace") as text:
-        for number, line in enumerate(text, 1):
-            for kind, excerpt in scan_line(line, values):
-                yield Hit(path, number, kind, excerpt)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    # Most files hold no known value: look for each in the whole text, then per line.
+    values = tuple(value for value in known if value in text)
+    for number, line in enumerate(text.splitlines(), 1):
+        for kind, excerpt in scan_line(line, values):
+            yield Hit(path, number, kind, excerpt)
 
 
 def scan_tree(roots: Iterable[Path], known: Iterable[str] = ()) -> tuple[list[Path], list[Hit]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,12 @@ def test_session_artifacts_hold_no_credentials(pg_server: Server) -> None:
     files, hits = scan_tree([LOGS, QUEUE_TABLES], known)
     listing = "\n".join(map(str, hits[:50]))
     assert not hits, f"{len(hits)} credential(s) in {len(files)} artifact files:\n{listing}"
+
+
+def test_a_very_long_line_is_scanned_in_linear_time(planted: Path) -> None:
+    # Captured payloads can hold one huge string with no separator in it.
+    _plant(planted, "payload.log", "password" + "a" * 300_000 + " password=" + "b" * 300_000)
+    started = time.monotonic()
+    _, hits = scan_tree([planted / "logs"])
+    assert time.monotonic() - started < 5
+    assert [hit.kind for hit in hits] == ["password"]
