@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -19,19 +21,35 @@ REQUIRED = (
 )
 
 _ID = re.compile(r"(?<![a-z0-9])q(0[1-9]|1[0-9]|2[0-8])(?![0-9])", re.IGNORECASE)
+# Outcomes from best to worst.
+_SEVERITY = {"passed": 0, "skipped": 1, "xfailed": 2, "failed": 3}
+# Tests named per ID in the Markdown summary (all of them are in the JSON one).
+SHOWN_TESTS = 5
+JUNIT_PROPERTY = "acceptance_id"
+
+
+def acceptance_ids(nodeid: str) -> list[str]:
+    return sorted({f"Q{m}" for m in _ID.findall(nodeid)})
 
 
 class AcceptanceGate:
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, report_dir: Path) -> None:
         self.mode = mode
+        self.report_dir = report_dir
         self.outcomes: dict[str, set[str]] = defaultdict(set)
+        self.tests: dict[str, dict[str, str]] = defaultdict(dict)
         self.problems: list[str] = []
 
     def required(self) -> frozenset[str]:
         return REQUIRED - FAULT_ONLY if self.mode == "fast" else REQUIRED
 
+    def pytest_itemcollected(self, item: pytest.Item) -> None:
+        # pytest's junitxml writes these as the test case's <properties>.
+        for acceptance_id in acceptance_ids(item.nodeid):
+            item.user_properties.append((JUNIT_PROPERTY, acceptance_id))
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        ids = {f"Q{m}" for m in _ID.findall(report.nodeid)}
+        ids = acceptance_ids(report.nodeid)
         if not ids:
             return
         if hasattr(report, "wasxfail"):
@@ -46,6 +64,8 @@ class AcceptanceGate:
             return
         for acceptance_id in ids:
             self.outcomes[acceptance_id].add(outcome)
+            # A later phase's report is a failure (or skip) after the call: it wins.
+            self.tests[acceptance_id][report.nodeid] = outcome
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -60,6 +80,47 @@ class AcceptanceGate:
                     self.problems.append(f"{acceptance_id}: a test was {bad}")
         if self.problems and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        self.write_reports()
+
+    def verdicts(self) -> list[dict[str, object]]:
+        rows: list[dict[str, object]] = []
+        for acceptance_id in sorted(self.required()):
+            tests = dict(sorted(self.tests.get(acceptance_id, {}).items()))
+            counts = {name: 0 for name in _SEVERITY}
+            for outcome in tests.values():
+                counts[outcome] += 1
+            reasons = [f"{counts[b]} {b}" for b in ("skipped", "xfailed", "failed") if counts[b]]
+            if not counts["passed"]:
+                reasons.append("no passing test")
+            verdict = "not proven: " + ", ".join(reasons) if reasons else "proven"
+            rows.append({"id": acceptance_id, "verdict": verdict, **counts, "tests": tests})
+        return rows
+
+    def write_reports(self) -> None:
+        """test-results/acceptance.json (every test per ID) and acceptance.md (for people)."""
+        rows = self.verdicts()
+        gate = "FAILED" if self.problems else "passed"
+        self.report_dir.mkdir(parents=True, exist_ok=True)
+        document = {"mode": self.mode, "gate": gate, "problems": self.problems, "ids": rows}
+        (self.report_dir / "acceptance.json").write_text(json.dumps(document, indent=1) + "\n")
+        lines = [
+            f"## Acceptance gate ({self.mode}): {gate}",
+            "",
+            "| ID | verdict | passed | skipped | xfailed | failed | tests |",
+            "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+        ]
+        for row in rows:
+            tests: dict[str, str] = row["tests"]  # type: ignore[assignment]
+            # Tests that did not pass first, then as many passing ones as fit.
+            ordered = sorted(tests.items(), key=lambda t: -_SEVERITY[t[1]])
+            shown = [f"`{nodeid}` {outcome}" for nodeid, outcome in ordered[:SHOWN_TESTS]]
+            if len(tests) > SHOWN_TESTS:
+                shown.append(f"and {len(tests) - SHOWN_TESTS} more (acceptance.json)")
+            counts = " | ".join(str(row[name]) for name in _SEVERITY)
+            lines.append(f"| {row['id']} | {row['verdict']} | {counts} | {'<br>'.join(shown)} |")
+        if self.problems:
+            lines += ["", "Problems:", *(f"- {problem}" for problem in self.problems)]
+        (self.report_dir / "acceptance.md").write_text("\n".join(lines) + "\n")
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section(f"acceptance gate ({self.mode})")
@@ -83,4 +144,5 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     mode = config.getoption("--acceptance-gate")
     if mode != "off":
-        config.pluginmanager.register(AcceptanceGate(mode), "acceptance-gate")
+        report_dir = config.rootpath / "test-results"
+        config.pluginmanager.register(AcceptanceGate(mode, report_dir), "acceptance-gate")

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 import psycopg
 from psycopg import sql
+from queue_tables import capture
 from testdb import OWNER_ROLE, Database, Server
 
 
@@ -97,6 +98,7 @@ def cloned_database(server: Server, template: str, name: str) -> Iterator[Databa
     try:
         yield server_database(server, name)
     finally:
+        capture(server.admin_dsn(name), name)
         drop_database(admin, name)
 
 

@@ -18,12 +18,22 @@ import asyncpg
 import psycopg
 import pytest
 from acceptance import pytest_addoption, pytest_configure  # noqa: F401  (the acceptance gate)
+from artifacts import (  # noqa: F401  (per-test logs for CI)
+    SESSION,
+    keep_log,
+    pytest_collection_modifyitems,
+    pytest_runtest_setup,
+    pytest_runtest_teardown,
+    pytest_sessionstart,
+)
 from clones import CloneSupply, drop_database, server_database
 from genji_api.migrate import apply_plan
 from genji_devstack import roles
 from genji_devstack.cluster import PgCluster
 from psycopg import sql
 from pytest_postgresql import factories
+from queue_tables import capture, pytest_terminal_summary  # noqa: F401  (its cost)
+from secrets_seen import register
 from testdb import (
     OWNER_PASSWORD,
     OWNER_ROLE,
@@ -46,6 +56,7 @@ def pg_server() -> Iterator[Server]:
             user=parts.username or "postgres",
             password=parts.password,
         )
+        register(parts.password)
         roles.ensure_owner_role(server.admin_dsn(), OWNER_PASSWORD)
         yield server
         return
@@ -53,15 +64,19 @@ def pg_server() -> Iterator[Server]:
     cluster = PgCluster(
         durable=False, owner_password=OWNER_PASSWORD, worker_password=WORKER_PASSWORD
     )
+    register(cluster.password, cluster.owner_password, cluster.worker_password)
     with cluster:
         roles.ensure_owner_role(cluster.admin_dsn(), OWNER_PASSWORD)
-        yield Server(
-            host=cluster.host,
-            port=cluster.port,
-            user=cluster.user,
-            password=cluster.password,
-            cluster=cluster,
-        )
+        try:
+            yield Server(
+                host=cluster.host,
+                port=cluster.port,
+                user=cluster.user,
+                password=cluster.password,
+                cluster=cluster,
+            )
+        finally:
+            keep_log(cluster.logfile, "server.log", test=SESSION)
 
 
 def _hand_to_owner(admin_dsn: str, dbname: str) -> None:
@@ -108,6 +123,7 @@ def db(clone_supply: CloneSupply, pg_server: Server) -> Iterator[Database]:
     try:
         yield server_database(pg_server, TEST_DATABASE)
     finally:
+        capture(pg_server.admin_dsn(TEST_DATABASE), TEST_DATABASE)
         drop_database(pg_server.admin_dsn(), TEST_DATABASE)
 
 
@@ -136,4 +152,5 @@ def empty_database(pg_server: Server) -> Iterator[str]:
     roles.drop_database(admin, name)
     roles.create_owned_database(admin, name)
     yield pg_server.owner_dsn(name)
+    capture(pg_server.admin_dsn(name), name)
     roles.drop_database(admin, name)

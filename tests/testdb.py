@@ -9,12 +9,14 @@ from dataclasses import dataclass
 import asyncpg
 from genji_devstack.cluster import PgCluster
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
+from secrets_seen import register
 
 __all__ = ("OWNER_ROLE", "WORKER_ROLE")
 
 # This run's passwords for the owner and worker logins (set on whichever server is used).
 OWNER_PASSWORD = secrets.token_urlsafe(18)
 WORKER_PASSWORD = secrets.token_urlsafe(18)
+register(OWNER_PASSWORD, WORKER_PASSWORD)
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import asyncpg
 import pytest
-from genji_api.auth.tokens import issue_token
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
+from secrets_seen import issue_token
 from shared_app import lent_app
 from testdb import Connect, Database
 

@@ -19,7 +19,6 @@ import pytest
 import pytest_asyncio
 from clones import cloned_database
 from conftest import BOT_USER_ID
-from genji_api.auth.tokens import issue_token
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
 from openapi_walk import (
@@ -33,6 +32,7 @@ from openapi_walk import (
     served_document,
     wrong_type,
 )
+from secrets_seen import issue_token
 from shared_app import lent_app
 from testdb import Database, Server
 

@@ -27,7 +27,6 @@ from uuid import UUID
 import asyncpg
 import httpx
 from genji_api.auth import scopes
-from genji_api.auth.tokens import issue_token
 from genji_bot.api import ApiClient
 from genji_bot.consumers import CONSUMERS, BotServices, Consumer, JobRun, bot_handlers
 from genji_bot.features import load_features
@@ -38,6 +37,7 @@ from genji_sdk import REGISTRY
 from genji_worker.settings import settings_from_env
 from genji_worker.supervisor import QueueSupervisor
 from lifecycle.harness import eventually
+from secrets_seen import issue_token
 
 __all__ = ("BotProcess", "BotStack", "eventually", "issue_bot_key", "registered_consumers")
 

@@ -14,8 +14,8 @@ from genji_bot.settings import BotSettings
 sys.path.insert(0, str(Path(__file__).parents[1] / "api"))
 
 from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
-from genji_api.auth.tokens import issue_token
 from genji_devstack.recorder_port import RecorderPort
+from secrets_seen import issue_token
 from served_api import served_api
 from testdb import Connect, Database
 

@@ -2,7 +2,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import Stack, new_stack
+from artifacts import keep_log
+from harness import DATABASE, Stack, new_stack
+from queue_tables import capture
 
 
 @pytest.fixture
@@ -13,4 +15,7 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
         yield owned
     finally:
         owned.stop_all()
+        if owned.cluster.is_running():
+            capture(owned.cluster.admin_dsn(DATABASE), DATABASE)
+        keep_log(owned.cluster.logfile, "server.log")
         owned.cluster.destroy()

@@ -28,6 +28,7 @@ from genji_devstack.recorder import EffectRecorder
 from genji_queue.enqueue import enqueue_job
 from genji_queue.status import job_public_status
 from payload_samples import SAMPLES
+from secrets_seen import register
 
 T = TypeVar("T")
 
@@ -228,6 +229,7 @@ def _seed_cluster() -> PgCluster:
     global _seed
     if _seed is None:
         seed = PgCluster(durable=True)
+        register(seed.password, seed.owner_password, seed.worker_password)
         try:
             seed.init()
             seed.start()

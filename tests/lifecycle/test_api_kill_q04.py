@@ -16,9 +16,9 @@ import asyncpg
 import httpx
 import pytest
 from api_process import ApiProcess
-from genji_api.auth.tokens import issue_token
 from genji_devstack.fake_ocr import FakeOcr
 from harness import Stack, eventually
+from secrets_seen import issue_token
 
 pytestmark = pytest.mark.queue_fault
 

@@ -11,10 +11,10 @@ from uuid import UUID
 
 import pytest
 from genji_api.app import create_app
-from genji_api.auth.tokens import issue_token
 from genji_api.settings import ApiSettings
 from harness import Stack, eventually
 from litestar.testing import AsyncTestClient
+from secrets_seen import issue_token
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

@@ -12,6 +12,7 @@ import asyncpg
 import pytest
 from deploy_files import DEPLOY, env_example, provided, validator
 from genji_devstack import roles
+from secrets_seen import register
 from testdb import WORKER_PASSWORD, Database
 
 pytestmark = pytest.mark.queue
@@ -107,6 +108,7 @@ def _set_password(db: Database, password: str | None) -> subprocess.CompletedPro
 
 async def test_the_worker_password_step_sets_a_scram_verifier_as_the_owner(db: Database) -> None:
     new = "deploy-order-" + WORKER_PASSWORD[:8]
+    register(new)
     worker_at = db.worker_dsn.replace(WORKER_PASSWORD, "{}")
     try:
         result = _set_password(db, new)

@@ -23,9 +23,9 @@ import httpx
 import pytest
 from deploy_files import DEPLOY, ENVIRONMENTS, resolved_models
 from genji_api.auth import scopes
-from genji_api.auth.tokens import issue_token
 from genji_devstack.recorder_port import RecorderPort
 from lifecycle.harness import FAST_SETTINGS, eventually
+from secrets_seen import issue_token
 from testdb import Connect, Database
 
 pytestmark = pytest.mark.queue

@@ -9,6 +9,7 @@ import psycopg
 import pytest
 from genji_api.migrate import MigrationRoleError, apply_plan
 from genji_devstack.cluster import PgCluster
+from secrets_seen import register
 from testdb import OWNER_ROLE, WORKER_ROLE, Connect, Database, Server, make_dsn
 
 pytestmark = pytest.mark.queue
@@ -81,6 +82,7 @@ def fresh() -> Iterator[PgCluster]:
     """A cluster of our own, migrated once: here the plan creates the worker role rather than
     finding it, and nothing has given it a password yet."""
     with PgCluster(durable=False) as cluster:
+        register(cluster.password, cluster.owner_password, cluster.worker_password)
         apply_plan(cluster.create_owned_database("fresh"))
         yield cluster
 

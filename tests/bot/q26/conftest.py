@@ -19,7 +19,6 @@ import httpx
 import pytest
 import pytest_asyncio
 from bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
-from genji_api.auth.tokens import issue_token
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from genji_bot.settings import BotSettings
@@ -29,6 +28,7 @@ from producer_cases import ProducerEnv
 from psycopg import connect, sql
 from pytest_postgresql.janitor import DatabaseJanitor
 from q26_flow import Flow
+from secrets_seen import issue_token
 from served_api import served_api
 from testdb import OWNER_ROLE, Server
 from testdb import Database as TestDatabase

@@ -10,10 +10,10 @@ import pytest
 from api_child import ApiChild, free_port
 from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
 from genji_api.auth import scopes
-from genji_api.auth.tokens import issue_token
 from genji_bot.settings import BotSettings
 from genji_devstack.recorder_port import RecorderPort
 from recovery_stack import OPERATOR, RecoveryStack
+from secrets_seen import issue_token
 from testdb import Connect, Database
 
 # No client keeps a connection to an API process a test is about to kill.
