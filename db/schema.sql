@@ -800,7 +800,6 @@ DECLARE
     v_leaders  integer[];
     v_job_ids  uuid[] := array_fill(NULL::uuid, ARRAY[v_n]);
     v_created  boolean[] := array_fill(false, ARRAY[v_n]);
-    v_queue_ids bigint[] := array_fill(NULL::bigint, ARRAY[v_n]);
     v_statuses text[] := array_fill(NULL::text, ARRAY[v_n]);
     v_codes    text[] := array_fill(NULL::text, ARRAY[v_n]);
     v_msgs     text[] := array_fill(NULL::text, ARRAY[v_n]);
@@ -901,61 +900,58 @@ BEGIN
     WHERE u.entity_key IS NOT NULL AND u.ord < v_limit
     ORDER BY u.ord;
 
-    -- The first item of each key inserts its identity; queue ids and event_seq follow item
-    -- order. A concurrent enqueue of the same key makes this wait, then skip that row.
-    FOR v_row IN
-        WITH inserted AS (
-            INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key,
-                                          payload_hash, schema_version, entity_key, event_seq,
-                                          depends_on)
-            SELECT gen_random_uuid(), u.event_name, 'queued', nextval('pgqueuer_id_seq'),
-                   u.event_key, v_hashes[u.ord::integer], v_versions[u.ord::integer], u.entity_key,
-                   nextval('job_event_seq'), u.depends_on
-            FROM unnest(p_event_names, p_event_keys, p_entity_keys, p_depends_on)
-                 WITH ORDINALITY AS u(event_name, event_key, entity_key, depends_on, ord)
-            WHERE u.ord < v_limit AND v_leaders[u.ord::integer] = u.ord
-            ORDER BY u.ord
-            ON CONFLICT (action, event_key) DO NOTHING
-            RETURNING j.id, j.action, j.event_key, j.queue_job_id
-        )
-        SELECT u.ord::integer AS ord, ins.id, ins.queue_job_id
-        FROM unnest(p_event_names, p_event_keys) WITH ORDINALITY AS u(event_name, event_key, ord)
-        JOIN inserted ins ON ins.action = u.event_name AND ins.event_key = u.event_key
-        WHERE v_leaders[u.ord::integer] = u.ord
-    LOOP
-        v_job_ids[v_row.ord] := v_row.id;
-        v_created[v_row.ord] := true;
-        v_queue_ids[v_row.ord] := v_row.queue_job_id;
-        v_statuses[v_row.ord] := 'queued';
-    END LOOP;
-
     -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql).
     v_trace := '{}';
     IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
         v_trace := queue_trace_filter(p_trace);
     END IF;
 
-    WITH queued AS (
+    -- One statement writes every new job: the first item of each key inserts its identity
+    -- (queue ids and event_seq follow item order), then its queue row and log row. A
+    -- concurrent enqueue of the same key makes it wait, then skip that identity.
+    WITH items AS (
+        SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
+               u.depends_on
+        FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on)
+             WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on, ord)
+        WHERE u.ord < v_limit AND v_leaders[u.ord::integer] = u.ord
+    ), inserted AS (
+        INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key,
+                                      payload_hash, schema_version, entity_key, event_seq,
+                                      depends_on)
+        SELECT gen_random_uuid(), i.event_name, 'queued', nextval('pgqueuer_id_seq'),
+               i.event_key, v_hashes[i.ord], v_versions[i.ord], i.entity_key,
+               nextval('job_event_seq'), i.depends_on
+        FROM items i
+        ORDER BY i.ord
+        ON CONFLICT (action, event_key) DO NOTHING
+        RETURNING j.id, j.action, j.event_key, j.queue_job_id, j.schema_version
+    ), created AS (
+        SELECT i.ord, i.payload, n.*
+        FROM inserted n JOIN items i ON i.event_name = n.action AND i.event_key = n.event_key
+    ), queued AS (
         INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
-        SELECT v_queue_ids[u.ord::integer], 0, u.event_name,
+        SELECT c.queue_job_id, 0, c.action,
                -- enqueue_job's envelope as jsonb renders it (keys by length, then bytes),
                -- written directly: the same bytes without building a jsonb per item.
                convert_to('{"trace": ' || v_trace::text
-                          || ', "job_id": "' || v_job_ids[u.ord::integer]::text
-                          || '", "payload": ' || u.payload::text
-                          || ', "event_key": ' || to_jsonb(u.event_key)::text
-                          || ', "event_name": ' || to_jsonb(u.event_name)::text
-                          || ', "payload_version": ' || v_versions[u.ord::integer]::text || '}',
+                          || ', "job_id": "' || c.id::text
+                          || '", "payload": ' || c.payload::text
+                          || ', "event_key": ' || to_jsonb(c.event_key)::text
+                          || ', "event_name": ' || to_jsonb(c.action)::text
+                          || ', "payload_version": ' || c.schema_version::text || '}',
                           'UTF8'),
-               now(), u.event_name || ':' || u.event_key, 'queued'
-        FROM unnest(p_event_names, p_payloads, p_event_keys)
-             WITH ORDINALITY AS u(event_name, payload, event_key, ord)
-        WHERE v_created[u.ord::integer]
-        ORDER BY u.ord
+               now(), c.action || ':' || c.event_key, 'queued'
+        FROM created c
+        ORDER BY c.queue_job_id
         RETURNING id, entrypoint
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+        SELECT q.id, 'queued', q.entrypoint, 0 FROM queued q ORDER BY q.id
     )
-    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-    SELECT q.id, 'queued', q.entrypoint, 0 FROM queued q ORDER BY q.id;
+    SELECT array_agg(c.id ORDER BY s.i), array_agg(c.id IS NOT NULL ORDER BY s.i)
+    INTO v_job_ids, v_created
+    FROM generate_series(1, v_n) AS s(i) LEFT JOIN created c ON c.ord = s.i;
 
     -- Items that resolve to a job: one that existed (committed meanwhile included: a new
     -- statement sees it), or an earlier item of this batch. In item order, as enqueue_job
@@ -1000,7 +996,8 @@ BEGIN
     END IF;
 
     RETURN QUERY
-    SELECT s.i, v_job_ids[s.i], v_statuses[s.i], v_codes[s.i], v_msgs[s.i], v_created[s.i]
+    SELECT s.i, v_job_ids[s.i], CASE WHEN v_created[s.i] THEN 'queued' ELSE v_statuses[s.i] END,
+           v_codes[s.i], v_msgs[s.i], v_created[s.i]
     FROM generate_series(1, v_n) AS s(i)
     ORDER BY s.i;
 END
@@ -3067,13 +3064,14 @@ CREATE FUNCTION public.recovery_guard_identity() RETURNS trigger
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = NEW.id) THEN
+    IF EXISTS (SELECT 1 FROM inserted_rows n
+               WHERE NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id)) THEN
         RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
             USING ERRCODE = 'GJ009',
                   HINT = 'SELECT * FROM enqueue_job(event name, payload, event key); to run a '
                          'held job again: genji-jobs retry <job id>';
     END IF;
-    RETURN NEW;
+    RETURN NULL;
 END
 $$;
 
@@ -5732,7 +5730,7 @@ CREATE TRIGGER pgqueuer_held_rows_requeue_through_recovery BEFORE UPDATE OF stat
 -- Name: pgqueuer pgqueuer_rows_have_identity; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER pgqueuer_rows_have_identity BEFORE INSERT ON public.pgqueuer FOR EACH ROW EXECUTE FUNCTION public.recovery_guard_identity();
+CREATE TRIGGER pgqueuer_rows_have_identity AFTER INSERT ON public.pgqueuer REFERENCING NEW TABLE AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION public.recovery_guard_identity();
 
 
 --

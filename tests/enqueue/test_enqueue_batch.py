@@ -289,8 +289,8 @@ async def test_q01_a_failed_commit_drops_the_whole_batch(connect: Connect) -> No
     items = [BatchItem(XP_EVENT, xp_json(n), f"xp:{n}", f"user:{n}") for n in range(5)]
     with pytest.raises(asyncpg.ForeignKeyViolationError):
         async with conn.transaction():
-            await conn.execute("INSERT INTO child VALUES (1)")  # refused only at COMMIT
             assert len(await enqueue_batch.enqueue_jobs(conn, items)) == 5
+            await conn.execute("INSERT INTO child VALUES (1)")  # refused only at COMMIT
     assert await _counts(observer) == (0, 0, 0)
 
 
