@@ -16,6 +16,7 @@ import api_submissions
 import drain
 import drain_parts
 import enqueue
+import enqueue_batch
 import enqueue_parts
 import latency
 import recovery
@@ -31,6 +32,7 @@ async def run_all(quick: bool) -> list[Target]:
     targets: list[Target] = []
     for title, run in (
         ("enqueue", enqueue.run),
+        ("batch enqueue", enqueue_batch.run),
         ("drain", drain.run),
         ("latency", latency.run),
         ("recovery", recovery.run),

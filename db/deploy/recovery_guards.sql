@@ -34,18 +34,20 @@ BEGIN
 END
 $$;
 
+-- Checks a whole INSERT statement's rows at once (a batch enqueue writes many).
 CREATE OR REPLACE FUNCTION recovery_guard_identity() RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
 AS $$
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = NEW.id) THEN
+    IF EXISTS (SELECT 1 FROM inserted_rows n
+               WHERE NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id)) THEN
         RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
             USING ERRCODE = 'GJ009',
                   HINT = 'SELECT * FROM enqueue_job(event name, payload, event key); to run a '
                          'held job again: genji-jobs retry <job id>';
     END IF;
-    RETURN NEW;
+    RETURN NULL;
 END
 $$;
 
@@ -76,8 +78,9 @@ CREATE TRIGGER pgqueuer_held_rows_discard_through_recovery
 
 DROP TRIGGER IF EXISTS pgqueuer_rows_have_identity ON pgqueuer;
 CREATE TRIGGER pgqueuer_rows_have_identity
-    BEFORE INSERT ON pgqueuer
-    FOR EACH ROW EXECUTE FUNCTION recovery_guard_identity();
+    AFTER INSERT ON pgqueuer
+    REFERENCING NEW TABLE AS inserted_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION recovery_guard_identity();
 
 DROP TRIGGER IF EXISTS pgqueuer_truncate_keeps_held_rows ON pgqueuer;
 CREATE TRIGGER pgqueuer_truncate_keeps_held_rows

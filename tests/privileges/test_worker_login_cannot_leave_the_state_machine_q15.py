@@ -19,7 +19,7 @@ from genji_queue.workers import queue_worker_beat, queue_worker_stopped
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 from queue_helpers import XP_EVENT, claim_next, enqueue_xp, register_worker, sample_json
-from testdb import Connect
+from testdb import WORKER_ROLE, Connect
 
 pytestmark = pytest.mark.queue
 
@@ -199,3 +199,19 @@ async def test_q15_a_worker_session_cannot_use_another_sessions_claim(connect: C
     assert await queue_claim(rogue, token.queue_manager_id, [XP_EVENT], 1, 2, WAIT) == []
     assert await _snapshot(owner) == before
     assert await queue_complete(honest, token)
+
+
+async def test_q15_worker_cannot_enqueue_a_batch(connect: Connect) -> None:
+    owner, worker = await connect(), await connect("worker")
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied"):
+        await worker.fetch(
+            "SELECT * FROM enqueue_jobs(ARRAY[$1], ARRAY[$2::jsonb], ARRAY['xp:worker'])",
+            XP_EVENT,
+            sample_json(XP_EVENT),
+        )
+    assert await owner.fetchval("SELECT count(*) FROM jobs") == 0
+    assert not await owner.fetchval(
+        "SELECT has_function_privilege($1, $2::regprocedure, 'EXECUTE')",
+        WORKER_ROLE,
+        "enqueue_jobs(text[], jsonb[], text[], text[], uuid[], integer[], jsonb)",
+    )

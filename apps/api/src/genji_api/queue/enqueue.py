@@ -1,13 +1,14 @@
-"""Enqueue a job in the caller's business transaction."""
+"""Enqueue jobs in the caller's business transaction: one, or a batch in one call."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from uuid import UUID
 
 import asyncpg
 import msgspec
-from genji_queue import enqueue
+from genji_queue import enqueue, enqueue_batch
 from genji_queue.errors import NotInTransactionError
 from genji_sdk import REGISTRY, EventRegistry, sanitize_trace
 from genji_sdk.jobs import JobStatusResponse
@@ -47,3 +48,46 @@ async def enqueue_job(
         job_id=job_id,
     )
     return enqueued.job
+
+
+@dataclass(frozen=True)
+class JobRequest:
+    """One job of `enqueue_jobs`: the arguments `enqueue_job` takes for it."""
+
+    event_name: str
+    payload: msgspec.Struct
+    event_key: str
+    entity_key: str | None
+    depends_on: UUID | None = None
+
+
+async def enqueue_jobs(
+    conn: asyncpg.Connection,
+    jobs: Sequence[JobRequest],
+    *,
+    trace: Mapping[str, str] | None = None,
+    registry: EventRegistry = REGISTRY,
+) -> list[JobStatusResponse]:
+    """Create or resolve the durable job of every request on `conn`, in one call.
+
+    The same as one `enqueue_job` per request, in order, on the caller's open transaction:
+    a key that already has a job (an earlier request of the batch included) resolves to it,
+    and any error enqueues none of them. Returns one status per request, in order.
+    """
+    if not conn.is_in_transaction():
+        raise NotInTransactionError("enqueue_jobs must run inside the caller's transaction")
+    if not jobs:
+        return []
+    items = [
+        enqueue_batch.BatchItem(
+            event_name=job.event_name,
+            payload_json=registry.encode(job.event_name, job.payload, check=False).decode(),
+            event_key=job.event_key,
+            entity_key=job.entity_key,
+            depends_on=job.depends_on,
+            schema_version=registry.get(job.event_name).payload_version,
+        )
+        for job in jobs
+    ]
+    enqueued = await enqueue_batch.enqueue_jobs(conn, items, trace=sanitize_trace(trace or {}))
+    return [each.job for each in enqueued]

@@ -1,8 +1,9 @@
 """Placement and streak XP of an ended edition, applied once through the tournament ledger.
 
 `tournaments.xp_grants` (one row per cycle, user and reason) is the final guard: only a fresh
-ledger row calls grant_xp, whose own grant key and api.xp.grant job then commit in the caller's
-transaction, together with whatever acknowledged the results.
+ledger row applies an XP grant, whose own grant key and api.xp.grant job then commit in the
+caller's transaction, together with whatever acknowledged the results. An edition rewards many
+users at once, so their announcements are enqueued together, in grant order, in one call.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import asyncpg
-from genji_sdk.payloads import TournamentCycleCompletedEvent
+from genji_sdk.payloads import TournamentCycleCompletedEvent, XpGrantEvent
 
 from genji_api.http.tracing import Trace
-from genji_api.xp.grants import grant_xp
+from genji_api.queue.enqueue import enqueue_jobs
+from genji_api.xp.grants import apply_xp_grant, xp_grant_job
 
 Reason = Literal["participation", "placement", "streak"]
 
@@ -32,7 +34,7 @@ async def _grant_once(
     reason: Reason,
     amount: int,
     description: str,
-    trace: Trace | None,
+    announce: list[XpGrantEvent],
 ) -> bool:
     fresh = await conn.fetchval(
         "INSERT INTO tournaments.xp_grants (cycle_id, user_id, reason, amount) "
@@ -45,20 +47,20 @@ async def _grant_once(
     )
     if fresh is None:
         return False
-    await grant_xp(
+    event, _ = await apply_xp_grant(
         conn,
         user_id=user_id,
         base_amount=amount,
         xp_type="Tournament",
         grant_key=grant_key(cycle_id, user_id, reason),
         reason=description,
-        trace=trace,
     )
+    announce.append(event)
     return True
 
 
 async def _placements(
-    conn: asyncpg.Connection, result: TournamentCycleCompletedEvent, trace: Trace | None
+    conn: asyncpg.Connection, result: TournamentCycleCompletedEvent, announce: list[XpGrantEvent]
 ) -> int:
     rules = await conn.fetchval(
         "SELECT placement_xp FROM tournaments.categories WHERE id = $1", result.category_id
@@ -76,7 +78,7 @@ async def _placements(
             reason="placement",
             amount=amount,
             description=f"Tournament placement #{entry.rank}",
-            trace=trace,
+            announce=announce,
         )
     return granted
 
@@ -87,7 +89,7 @@ def _rules(value: object) -> list[dict[str, Any]]:
     return list(rules) if isinstance(rules, list) else []
 
 
-async def _streaks(conn: asyncpg.Connection, edition_id: int, trace: Trace | None) -> int:
+async def _streaks(conn: asyncpg.Connection, edition_id: int, announce: list[XpGrantEvent]) -> int:
     """Advance streaks once per edition; bonus XP when a new streak meets a threshold.
 
     The edition's first cycle marks the advance (`last_cycle_id`), so a rerun changes nothing.
@@ -136,7 +138,7 @@ async def _streaks(conn: asyncpg.Connection, edition_id: int, trace: Trace | Non
                 reason="streak",
                 amount=amount,
                 description=f"Tournament streak of {row['current_streak']}",
-                trace=trace,
+                announce=announce,
             )
     return granted
 
@@ -171,7 +173,10 @@ async def grant_edition_rewards(
     trace: Trace | None = None,
 ) -> int:
     """Placement XP per cycle and streaks once per edition; the number of fresh grants."""
+    announce: list[XpGrantEvent] = []
     granted = 0
     for result in results:
-        granted += await _placements(conn, result, trace)
-    return granted + await _streaks(conn, edition_id, trace)
+        granted += await _placements(conn, result, announce)
+    granted += await _streaks(conn, edition_id, announce)
+    await enqueue_jobs(conn, [xp_grant_job(event) for event in announce], trace=trace)
+    return granted

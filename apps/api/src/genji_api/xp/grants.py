@@ -10,7 +10,7 @@ from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import XpGrantEvent, XpType
 
 from genji_api.http.tracing import Trace
-from genji_api.queue.enqueue import enqueue_job
+from genji_api.queue.enqueue import JobRequest, enqueue_job
 
 XP_AMOUNTS: dict[XpType, int] = {
     "Map Submission": 30,
@@ -35,7 +35,7 @@ def xp_event_key(grant_id: int) -> str:
     return f"xp:grant:{grant_id}"
 
 
-async def grant_xp(
+async def apply_xp_grant(
     conn: asyncpg.Connection,
     *,
     user_id: int,
@@ -43,12 +43,10 @@ async def grant_xp(
     xp_type: XpType,
     grant_key: str,
     reason: str | None = None,
-    trace: Trace | None = None,
-) -> XpGrant:
-    """Add `base_amount` times the multiplier to the user's total and enqueue its announcement.
+) -> tuple[XpGrantEvent, bool]:
+    """The ledger half of `grant_xp`: the grant's announcement, and whether it was applied now.
 
-    `grant_key` is the grant's identity (a guide, a tournament placement, a handler's effect):
-    applying the same key again changes nothing and returns the first grant and its job.
+    The caller must enqueue the announcement (`xp_grant_job`) in the same transaction.
     """
     await conn.execute(
         "INSERT INTO lootbox.xp (user_id, amount) VALUES ($1, 0) ON CONFLICT (user_id) DO NOTHING",
@@ -94,12 +92,49 @@ async def grant_xp(
         new_amount=row["new_total"],
         reason=row["reason"],
     )
-    job = await enqueue_job(
-        conn,
+    return event, applied
+
+
+def xp_grant_job(event: XpGrantEvent) -> JobRequest:
+    """The api.xp.grant job announcing `event`."""
+    return JobRequest(
         event_name="api.xp.grant",
         payload=event,
-        event_key=xp_event_key(row["id"]),
-        entity_key=f"user:{row['user_id']}",
+        event_key=xp_event_key(event.grant_id),
+        entity_key=f"user:{event.user_id}",
+    )
+
+
+async def grant_xp(
+    conn: asyncpg.Connection,
+    *,
+    user_id: int,
+    base_amount: int,
+    xp_type: XpType,
+    grant_key: str,
+    reason: str | None = None,
+    trace: Trace | None = None,
+) -> XpGrant:
+    """Add `base_amount` times the multiplier to the user's total and enqueue its announcement.
+
+    `grant_key` is the grant's identity (a guide, a tournament placement, a handler's effect):
+    applying the same key again changes nothing and returns the first grant and its job.
+    """
+    event, applied = await apply_xp_grant(
+        conn,
+        user_id=user_id,
+        base_amount=base_amount,
+        xp_type=xp_type,
+        grant_key=grant_key,
+        reason=reason,
+    )
+    job = xp_grant_job(event)
+    status = await enqueue_job(
+        conn,
+        event_name=job.event_name,
+        payload=job.payload,
+        event_key=job.event_key,
+        entity_key=job.entity_key,
         trace=trace,
     )
-    return XpGrant(grant_id=row["id"], event=event, job=job, applied=applied)
+    return XpGrant(grant_id=event.grant_id, event=event, job=status, applied=applied)
