@@ -29,7 +29,7 @@ COMMANDS = {
     "ocr": "genji_devstack.fake_ocr",
 }
 API = re.compile(r"^API: (http://\S+)", re.MULTILINE)
-KEY = re.compile(r"^local API key \(superuser\): (\S+)$", re.MULTILINE)
+KEY = re.compile(r"^local API key \(superuser\) in (\S+): KEY=", re.MULTILINE)
 RECORDER = re.compile(r"^effects are recorded in (\S+)/effects\.jsonl$", re.MULTILINE)
 RECORDED_BOT = re.compile(
     r"^no DISCORD_TOKEN: the bot records Discord in (\S+) "
@@ -92,6 +92,10 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def read_key(path: str) -> str:
+    return Path(path).read_text().strip()
+
+
 async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
     tmp_path: Path,
 ) -> None:
@@ -114,14 +118,16 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
                 assert expected in command(stack.pid(name))
             api, key = API.search(stack.text()), KEY.search(stack.text())
             assert api and key, stack.text()
-            async with httpx.AsyncClient(headers={"X-API-KEY": key.group(1)}) as client:
+            local_key = read_key(key.group(1))
+            assert local_key not in stack.text()  # named by its file, never printed
+            async with httpx.AsyncClient(headers={"X-API-KEY": local_key}) as client:
                 missing = await client.get(f"{api.group(1)}/api/v3/internal/jobs/{uuid4()}")
                 assert missing.status_code == 404  # the printed key is accepted
                 schema = await client.get(f"{api.group(1)}/schema/openapi.json")
                 assert schema.status_code == 200
             bot = environment(stack.pid("bot"))
             assert bot["GENJI_API_URL"] == api.group(1)
-            assert bot["GENJI_API_KEY"] != key.group(1)
+            assert bot["GENJI_API_KEY"] != local_key
             assert bot["GENJI_RECORDER_DIR"] == str(stack.recorder())
             assert "QUEUE_DATABASE_URL" in bot and "DATABASE_URL" not in bot
             async with httpx.AsyncClient(headers={"X-API-KEY": bot["GENJI_API_KEY"]}) as client:

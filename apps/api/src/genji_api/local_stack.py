@@ -9,7 +9,8 @@ owner, and the worker login gets QUEUE_DATABASE_PASSWORD (or a generated passwor
 it nor QUEUE_DATABASE_URL is set).
 
 After migrating it applies `db/seeds/local.sql` and issues a superuser API key for the seeded
-`local` user, printed once with the API's URL and OpenAPI pages, and the bot's own key (every
+`local` user, written to a private file whose path is printed with the API's URL and OpenAPI
+pages (the key itself is never printed), and the bot's own key (every
 scope, not a superuser), handed to the bot only. Children: the fake OCR service
 on loopback, the bot and the API process (`python -m genji_api`: uvicorn and the API worker).
 The bot is `python -m genji_bot` when DISCORD_TOKEN is set; otherwise it is
@@ -61,6 +62,17 @@ def _psql_hint(cluster: PgCluster) -> str:
     passfile.touch(0o600)
     passfile.write_text(f"{cluster.host}:{cluster.port}:*:{OWNER_ROLE}:{cluster.owner_password}\n")
     return f"PGPASSFILE={passfile} psql {login_dsn(cluster.owner_dsn(DATABASE), OWNER_ROLE, None)}"
+
+
+def _key_file(stack: ExitStack, api_key: str) -> Path:
+    """The local superuser key in a private file (removed when the stack stops), so it never
+    appears in the output, which ends up in terminals, logs and CI artifacts."""
+    directory = Path(tempfile.mkdtemp(prefix="genji-stack-key-"))  # mode 0700
+    stack.callback(shutil.rmtree, directory, True)
+    path = directory / "api-key"
+    path.touch(0o600)
+    path.write_text(api_key + "\n")
+    return path
 
 
 def _own_recorder(stack: ExitStack) -> str:
@@ -269,7 +281,8 @@ def main() -> int:
                 f"metrics: API http://127.0.0.1:{api_metrics}/metrics, "
                 f"bot http://127.0.0.1:{bot_metrics}/metrics"
             )
-            print(f"local API key (superuser): {api_key}", flush=True)
+            key_file = _key_file(stack, api_key)
+            print(f"local API key (superuser) in {key_file}: KEY=$(cat {key_file})", flush=True)
             while True:
                 time.sleep(0.5)
                 processes.restart_dead()
