@@ -5365,6 +5365,13 @@ CREATE INDEX pgqueuer_queue_manager_id_idx ON public.pgqueuer USING btree (queue
 
 
 --
+-- Name: pgqueuer_statistics_created; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_statistics_created ON public.pgqueuer_statistics USING btree (created);
+
+
+--
 -- Name: pgqueuer_statistics_unique_count; Type: INDEX; Schema: public; Owner: -
 --
 
