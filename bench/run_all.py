@@ -19,6 +19,7 @@ import enqueue
 import enqueue_parts
 import latency
 import recovery
+import scale
 from common import Target
 
 
@@ -35,6 +36,7 @@ async def run_all(quick: bool) -> list[Target]:
         ("latency", latency.run),
         ("recovery", recovery.run),
         ("API submissions", api_submissions.run),
+        ("scale", scale.run),
     ):
         print(f"\n=== {title} ({load()})", flush=True)
         targets.extend(await run(quick))
