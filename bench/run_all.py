@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import api_submissions
 import drain
 import drain_parts
+import drain_wide
 import enqueue
 import enqueue_parts
 import latency
@@ -44,6 +45,8 @@ async def run_all(quick: bool) -> list[Target]:
     await enqueue_parts.run(quick)
     print(f"\n=== drain parts ({load()})", flush=True)
     await drain_parts.run(quick)
+    print(f"\n=== drain beyond the spec settings ({load()})", flush=True)
+    await drain_wide.run(quick)
     return targets
 
 
