@@ -5277,7 +5277,7 @@ CREATE INDEX jobs_depends_on_idx ON public.jobs USING btree (depends_on) WHERE (
 -- Name: jobs_entity_key_event_seq_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) WHERE (entity_key IS NOT NULL);
+CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) INCLUDE (queue_job_id, action) WHERE (entity_key IS NOT NULL);
 
 
 --
