@@ -11,11 +11,12 @@ each database is measured in turn:
                      committed transaction per call
   claim -> start     enqueue commit to handler entry through an idle in-process fenced
                      QueueSupervisor (worker login), as latency.py
-  entity check       queue_claim (with its start gate queue_begin and the entity-ordering
-                     check) of one ready job whose user has history, as the owner, rolled back
-  status historical  job_public_status of a random finished job (pruned, due or kept)
-  status live        job_public_status of a random queued job
-  retention run      queue_retention_run pruning the 1000 due jobs (two batches), rolled back
+  entity check       the claim of one ready job whose user has history (genji_queue's
+                     queue_claim wrapper: the claim, its start gate and the entity-ordering
+                     check), as the owner, rolled back
+  status historical  the public status (job_public_status) of a random finished job
+  status live        the public status of a random queued job
+  retention run      the scheduled retention run pruning the 1000 due jobs, rolled back
 
 Times are client-side milliseconds per call. A ratio is the median over rounds of the
 round's median at that size over the round's median on the empty database. Target: every
@@ -33,7 +34,8 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from uuid import UUID
+from datetime import timedelta
+from uuid import UUID, uuid4
 
 import asyncpg
 import msgspec
@@ -57,6 +59,9 @@ from common import (
 )
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack import roles
+from genji_queue.claim import queue_claim
+from genji_queue.retention_schedule import queue_retention_run
+from genji_queue.status import job_public_status
 from genji_sdk import JobContext
 from latency import grant
 from scale_fill import DUE, ENTITIES, HISTORY_KEY, fill_history, fill_ready
@@ -78,11 +83,8 @@ OPERATIONS = (ENQUEUE, START, ENTITY, STATUS_OLD, STATUS_LIVE, PRUNE)
 
 REGISTERED_SQL = "SELECT EXISTS (SELECT 1 FROM queue_workers WHERE manager_id = $1)"
 BOT_BUSY_SQL = "SELECT EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = $1)"
-CLAIM_SQL = (
-    "SELECT count(*) FROM queue_claim(gen_random_uuid(), ARRAY[$1], 1, 2, interval '2 seconds')"
-)
-STATUS_SQL = "SELECT status FROM job_public_status($1)"
-PRUNE_SQL = "SELECT pruned FROM queue_retention_run(interval '0', interval '30 days', 1000, 100)"
+CLAIM_WAIT = timedelta(seconds=2)
+RETENTION = timedelta(days=30)
 IDS_SQL = "SELECT id FROM public.jobs WHERE event_key = ANY($1::text[])"
 IDLE_GAP_S = 0.03
 WARMUP = 2
@@ -244,9 +246,9 @@ async def entity_checks(arena: Arena, keys: Keys, n: int) -> list[float]:
                 entity_key=entity,
             )
             began = time.perf_counter()
-            claimed = await conn.fetchval(CLAIM_SQL, EVENT)
+            claimed = await queue_claim(conn, uuid4(), [EVENT], 1, 2, CLAIM_WAIT)
             times.append((time.perf_counter() - began) * 1000)
-            if claimed != 1:
+            if len(claimed) != 1:
                 raise RuntimeError(f"{arena.label}: the gate did not let the job run")
         finally:
             await tx.rollback()
@@ -259,7 +261,7 @@ async def status_reads(arena: Arena, ids: Sequence[UUID], n: int, seed: int) -> 
     times = []
     for _ in range(n):
         job = rng.choice(ids)
-        times.append(await clock(lambda job=job: conn.fetchval(STATUS_SQL, job)))
+        times.append(await clock(lambda job=job: job_public_status(conn, job)))
     return times
 
 
@@ -271,10 +273,10 @@ async def retention_runs(arena: Arena, n: int) -> list[float]:
         await tx.start()
         try:
             began = time.perf_counter()
-            pruned = await conn.fetchval(PRUNE_SQL)
+            done = await queue_retention_run(conn, timedelta(0), RETENTION, 1000, 100)
             times.append((time.perf_counter() - began) * 1000)
-            if pruned != DUE:
-                raise RuntimeError(f"{arena.label}: pruned {pruned} jobs, expected {DUE}")
+            if done.pruned != DUE:
+                raise RuntimeError(f"{arena.label}: pruned {done.pruned} jobs, expected {DUE}")
         finally:
             await tx.rollback()
     return times

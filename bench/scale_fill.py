@@ -13,7 +13,10 @@ user has about n / ENTITIES earlier jobs.
 
 from __future__ import annotations
 
+import json
+
 import asyncpg
+from genji_queue.enqueue import enqueue_job
 
 DUE = 1000
 ENTITIES = 1000
@@ -135,19 +138,29 @@ async def fill_history(conn: asyncpg.Connection, n: int) -> None:
 
 
 BACKLOG_EVENT = "completion.ocr.requested"
-# Ready jobs of an API-owned event through the real enqueue_job, one statement: the bot
-# worker measured next to them never claims them, so they stay queued.
-BACKLOG_SQL = """
-SELECT count(*) FROM generate_series(1, $1) AS g(i)
-CROSS JOIN LATERAL enqueue_job(
-    $2, jsonb_build_object('completion_id', g.i, 'user_id', 1045678901234567890 + g.i,
-                           'code', 'ABC12', 'time', 51.2,
-                           'screenshot', 'https://cdn.example.test/screens/' || g.i || '.png'),
-    $3 || g.i, 'completion:' || g.i) AS e
-"""
+
+
+def ocr_body(i: int) -> str:
+    return json.dumps(
+        {
+            "completion_id": i,
+            "user_id": 1045678901234567890 + i,
+            "code": "ABC12",
+            "time": 51.2,
+            "screenshot": f"https://cdn.example.test/screens/{i}.png",
+        }
+    )
 
 
 async def fill_ready(conn: asyncpg.Connection, n: int, key_prefix: str) -> None:
-    """`n` ready jobs of BACKLOG_EVENT, committed in one transaction."""
+    """`n` ready jobs of BACKLOG_EVENT through enqueue_job, committed in one transaction: an
+    API-owned event, so the bot worker measured next to them leaves them queued."""
     async with conn.transaction():
-        await conn.fetchval(BACKLOG_SQL, n, BACKLOG_EVENT, key_prefix)
+        for i in range(1, n + 1):
+            await enqueue_job(
+                conn,
+                event_name=BACKLOG_EVENT,
+                payload_json=ocr_body(i),
+                event_key=f"{key_prefix}{i}",
+                entity_key=f"completion:{key_prefix}{i}",
+            )
