@@ -211,14 +211,20 @@ class Target:
     limit: float
     unit: str
     """'x' for a ratio that must reach `limit`, 'ms' or 's' for a time that must stay below."""
+    ceiling: bool = False
+    """A ratio that must stay below `limit` instead (a cost against its baseline)."""
+
+    @property
+    def floor(self) -> bool:
+        return self.unit == "x" and not self.ceiling
 
     @property
     def met(self) -> bool:
-        return self.value >= self.limit if self.unit == "x" else self.value < self.limit
+        return self.value >= self.limit if self.floor else self.value < self.limit
 
     def line(self) -> str:
         verdict = "MET" if self.met else "NOT MET"
-        relation = ">=" if self.unit == "x" else "<"
+        relation = ">=" if self.floor else "<"
         return (
             f"{verdict:<8} {self.name} [{self.mode.label}]: {self.value:.2f}{self.unit} "
             f"(target {relation} {self.limit:g}{self.unit})"

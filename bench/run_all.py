@@ -15,11 +15,13 @@ from collections.abc import Sequence
 import api_submissions
 import drain
 import drain_parts
+import drain_wide
 import enqueue
 import enqueue_batch
 import enqueue_parts
 import latency
 import recovery
+import scale
 from common import Target
 
 
@@ -37,6 +39,7 @@ async def run_all(quick: bool) -> list[Target]:
         ("latency", latency.run),
         ("recovery", recovery.run),
         ("API submissions", api_submissions.run),
+        ("scale", scale.run),
     ):
         print(f"\n=== {title} ({load()})", flush=True)
         targets.extend(await run(quick))
@@ -44,6 +47,8 @@ async def run_all(quick: bool) -> list[Target]:
     await enqueue_parts.run(quick)
     print(f"\n=== drain parts ({load()})", flush=True)
     await drain_parts.run(quick)
+    print(f"\n=== drain beyond the spec settings ({load()})", flush=True)
+    await drain_wide.run(quick)
     return targets
 
 

@@ -5522,7 +5522,7 @@ CREATE INDEX jobs_depends_on_idx ON public.jobs USING btree (depends_on) WHERE (
 -- Name: jobs_entity_key_event_seq_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) WHERE (entity_key IS NOT NULL);
+CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) INCLUDE (queue_job_id, action) WHERE (entity_key IS NOT NULL);
 
 
 --
@@ -5607,6 +5607,13 @@ CREATE INDEX pgqueuer_priority_id_id1_idx ON public.pgqueuer USING btree (priori
 --
 
 CREATE INDEX pgqueuer_queue_manager_id_idx ON public.pgqueuer USING btree (queue_manager_id) WHERE (queue_manager_id IS NOT NULL);
+
+
+--
+-- Name: pgqueuer_statistics_created; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pgqueuer_statistics_created ON public.pgqueuer_statistics USING btree (created);
 
 
 --

@@ -1,0 +1,1 @@
+DROP INDEX pgqueuer_statistics_created;
