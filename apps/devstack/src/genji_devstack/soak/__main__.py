@@ -39,6 +39,8 @@ class Options:
     settle: float
     """Deadline for quiescence and recovery."""
     bots: int
+    hold: float
+    """Scales how long lasting faults last."""
     progress_every: float
     keep: bool
 
@@ -53,9 +55,9 @@ def parse(argv: list[str] | None) -> Options:
     parser.add_argument("--short", action="store_true", help="small counts for the test suite")
     parser.add_argument("--keep", action="store_true", help="keep the logs and recorder files")
     args = parser.parse_args(argv)
-    submissions = args.submissions or (40 if args.short else 1000)
+    submissions = args.submissions or (36 if args.short else 1000)
     faults = args.faults if args.faults is not None else (1 if args.short else 10)
-    duration = args.duration or (24.0 if args.short else faults * len(CLASSES) * 7.0)
+    duration = args.duration or (16.0 if args.short else faults * len(CLASSES) * 7.0)
     return Options(
         submissions=submissions,
         seed=args.seed,
@@ -63,6 +65,7 @@ def parse(argv: list[str] | None) -> Options:
         duration=duration,
         settle=args.settle or (45.0 if args.short else 300.0),
         bots=2,
+        hold=0.4 if args.short else 1.0,
         progress_every=5.0 if args.short else 15.0,
         keep=args.keep,
     )
@@ -81,9 +84,11 @@ async def soak(options: Options, root: Path) -> int:
         workload = Workload(
             stack, random.Random(rng.random()), options.submissions, options.duration
         )
-        injector = Injector(stack, random.Random(rng.random()), options.faults, options.duration)
+        injector = Injector(
+            stack, random.Random(rng.random()), options.faults, options.duration, options.hold
+        )
         print(f"stack started in {time.monotonic() - began:.0f}s", flush=True)
-        if not await injector.until_healthy():
+        if not await injector.until_serving():
             print("the stack never became ready", flush=True)
             return 2
         start = time.monotonic()
@@ -110,6 +115,7 @@ async def soak(options: Options, root: Path) -> int:
             print(f"[soak {time.monotonic() - start:6.1f}s] settling", flush=True)
             recovery = Recovery()
             states = await recover_held(stack, recovery, options.settle)
+            print(f"[soak {time.monotonic() - start:6.1f}s] settled: {states}", flush=True)
         finally:
             reporter.cancel()
         results = checks.Results()

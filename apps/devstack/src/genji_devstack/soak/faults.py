@@ -56,6 +56,8 @@ class Injector:
     rng: random.Random
     per_class: int
     duration: float
+    hold: float = 1.0
+    """Scales how long a lasting fault (outage, overlap, lost replies) lasts."""
     injections: list[Injection] = field(default_factory=list)
 
     def plan(self) -> list[str]:
@@ -83,8 +85,15 @@ class Injector:
             injection = Injection(fault, time.monotonic())
             self.injections.append(injection)
             await actions[fault](injection)
+            injected = time.monotonic()
             injection.survived = await self.until_healthy()
             injection.ended = time.monotonic()
+            print(
+                f"[soak fault] {fault} {injection.note}: {injected - injection.started:.1f}s, "
+                f"healthy again after {injection.ended - injected:.1f}s"
+                + ("" if injection.survived else " (NOT SURVIVED)"),
+                flush=True,
+            )
 
     # -- health ---------------------------------------------------------------------------------
     async def until_healthy(self, deadline: float = HEALTH_DEADLINE) -> bool:
@@ -97,6 +106,16 @@ class Injector:
                 if await self.stack.api_ready(client) and await self._all_registered():
                     return True
                 await asyncio.sleep(0.3)
+        return False
+
+    async def until_serving(self, deadline: float = HEALTH_DEADLINE) -> bool:
+        """Until the API answers (the workers register while the first requests run)."""
+        end = time.monotonic() + deadline
+        async with httpx.AsyncClient() as client:
+            while time.monotonic() < end:
+                if await self.stack.api_ready(client):
+                    return True
+                await asyncio.sleep(0.2)
         return False
 
     async def _all_registered(self) -> bool:
@@ -157,7 +176,7 @@ class Injector:
         recorder = self.stack.recorder()
         for name in SEND_EFFECTS:
             recorder.command(f"*:{name}", "crash-mid", pid=bot.pid)
-        end = time.monotonic() + 10
+        end = time.monotonic() + 10 * self.hold
         while bot.alive() and time.monotonic() < end:  # noqa: ASYNC110 (another process)
             await asyncio.sleep(0.05)
         for name in SEND_EFFECTS:
@@ -178,7 +197,7 @@ class Injector:
         """The API is unreachable for the bots for a while: frozen (requests hang, its worker's
         heartbeat stops) or stopped (connections refused), then back."""
         assert self.stack.api is not None
-        pause = self.rng.uniform(2.0, 2.0 + STALE_HEARTBEAT_SECONDS)
+        pause = self.hold * self.rng.uniform(2.0, 2.0 + STALE_HEARTBEAT_SECONDS)
         if self.rng.random() < 0.5:
             injection.note = "frozen"
             self.stack.api.signal(signal.SIGSTOP)
@@ -212,7 +231,7 @@ class Injector:
     async def _overlapping_bots(self, injection: Injection) -> None:
         """A second set of bot workers beside the first (a deploy's new set), then its end."""
         extra = self.stack.start_extra_bots(2)
-        await asyncio.sleep(self.rng.uniform(3.0, 6.0))
+        await asyncio.sleep(self.hold * self.rng.uniform(3.0, 6.0))
         for bot in extra:
             if self.rng.random() < 0.5:
                 await asyncio.to_thread(bot.stop)
@@ -226,7 +245,7 @@ class Injector:
         before = len(recorder.sends())
         for name in SEND_EFFECTS:
             recorder.command(f"*:{name}", "lose-reply:1")
-        await asyncio.sleep(self.rng.uniform(2.0, 5.0))
+        await asyncio.sleep(self.hold * self.rng.uniform(2.0, 5.0))
         for name in SEND_EFFECTS:
             recorder.command(f"*:{name}", "complete")
         injection.note = f"{len(recorder.sends()) - before} sends"
