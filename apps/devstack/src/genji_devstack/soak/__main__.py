@@ -107,7 +107,15 @@ async def soak(options: Options, root: Path) -> int:
                 )
                 print(line, flush=True)
 
+        async def supervise() -> None:
+            # A service that dies on its own between faults is started again at once.
+            while True:
+                await asyncio.sleep(0.5)
+                for name in stack.restart_dead():
+                    print(f"[soak] {name} died on its own; started again", flush=True)
+
         reporter = asyncio.create_task(report_progress())
+        supervisor = asyncio.create_task(supervise())
         try:
             await asyncio.gather(workload.run(), injector.run())
             await injector.until_healthy()
@@ -118,6 +126,7 @@ async def soak(options: Options, root: Path) -> int:
             print(f"[soak {time.monotonic() - start:6.1f}s] settled: {states}", flush=True)
         finally:
             reporter.cancel()
+            supervisor.cancel()
         results = checks.Results()
         conn = await stack.connect()
         try:

@@ -102,7 +102,7 @@ class Injector:
         end = time.monotonic() + deadline
         async with httpx.AsyncClient() as client:
             while time.monotonic() < end:
-                self.stack.restart_dead()
+                self.stack.restart_dead(including_down=True)
                 if await self.stack.api_ready(client) and await self._all_registered():
                     return True
                 await asyncio.sleep(0.3)
@@ -138,7 +138,10 @@ class Injector:
     async def _busy_pid(self, owner: str) -> int | None:
         """The process of a worker of `owner` holding a picked job, within a short wait."""
         end = time.monotonic() + MID_HANDLER_WAIT
-        conn = await self.stack.connect()
+        try:
+            conn = await self.stack.connect()
+        except CONNECTION_ERRORS:
+            return None
         try:
             while time.monotonic() < end:
                 pid: int | None = await conn.fetchval(
@@ -173,6 +176,7 @@ class Injector:
         """The recorder delivers the bot's next send, then SIGKILLs the bot before it records
         the message id: the replay must reconcile the send from the channel or hold the job."""
         bot = self.rng.choice(self.stack.bots)
+        bot.down = True  # its own death is this fault's: the soak's supervisor leaves it
         recorder = self.stack.recorder()
         for name in SEND_EFFECTS:
             recorder.command(f"*:{name}", "crash-mid", pid=bot.pid)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import asyncpg
 from genji_api.database import Database, create_pool
+from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.recovery.service import resolve_effect, retry_job
 from genji_api.settings import ApiSettings, settings_from_env
 from genji_sdk.recovery import OperatorContext, ResolveEffectRequest, RetryRequest
@@ -28,6 +29,8 @@ FROM jobs j WHERE recovery_job_state(j) = 'held' ORDER BY j.event_seq
 UNCERTAIN_SQL = (
     "SELECT effect_key, destination FROM effect_bindings WHERE job_id = $1 AND state = 'uncertain'"
 )
+STABLE_SECONDS = 8.0
+PROGRESS_SECONDS = 10.0
 SETTLED = frozenset({"succeeded", "held", "discarded", "needs_inspection"})
 
 
@@ -49,10 +52,14 @@ async def job_states(conn: asyncpg.Connection) -> dict[str, int]:
 
 
 async def until_quiet(stack: SoakStack, deadline: float) -> dict[str, int]:
-    """Until no job is pending, retrying or running; returns the states (the last seen when
-    the deadline passed)."""
+    """Until no job is pending, retrying or running, or until nothing but held jobs (and jobs
+    waiting behind them) is left and nothing has moved for a while; returns the states (the
+    last seen when the deadline passed)."""
     end = time.monotonic() + deadline
     states: dict[str, int] = {}
+    last: tuple[tuple[str, int], ...] = ()
+    since = time.monotonic()
+    shown = 0.0
     while time.monotonic() < end:
         stack.restart_dead()
         try:
@@ -62,13 +69,23 @@ async def until_quiet(stack: SoakStack, deadline: float) -> dict[str, int]:
             continue
         try:
             states = await job_states(conn)
-            queued = await conn.fetchval(
-                "SELECT count(*) FROM pgqueuer WHERE status IN ('queued', 'picked')"
+            ready = await conn.fetchval(
+                "SELECT count(*) FROM pgqueuer WHERE status = 'picked' "
+                "OR (status = 'queued' AND execute_after <= now())"
             )
         finally:
             await conn.close()
-        if queued == 0 and set(states) <= SETTLED:
+        if ready == 0 and set(states) <= SETTLED:
             return states
+        now = time.monotonic()
+        snapshot = tuple(sorted(states.items()))
+        if snapshot != last:
+            last, since = snapshot, now
+        elif states.get("held") and not states.get("running") and now - since > STABLE_SECONDS:
+            return states
+        if now - shown > PROGRESS_SECONDS:
+            shown = now
+            print(f"[soak settle] {dict(snapshot)}", flush=True)
         await asyncio.sleep(0.5)
     return states
 
@@ -101,19 +118,24 @@ async def recover_held(stack: SoakStack, recovery: Recovery, deadline: float) ->
                     recovery.held[job["error_code"] or "(none)"] += 1
                     recovery.unnamed += job["error_code"] is None
                     uncertain = await conn.fetch(UNCERTAIN_SQL, job["id"])
-                    for binding in uncertain:
-                        await _resolve(stack, database, settings, recovery, job, binding)
-                    await retry_job(
-                        database,
-                        settings,
-                        job["id"],
-                        RetryRequest(
-                            expected_generation=job["retry_generation"],
-                            idempotency_key=f"soak-retry-{uuid.uuid4()}",
-                            actor_id=OPERATOR_ID,
-                            context=CLI,
-                        ),
-                    )
+                    try:
+                        for binding in uncertain:
+                            await _resolve(stack, database, settings, recovery, job, binding)
+                        await retry_job(
+                            database,
+                            settings,
+                            job["id"],
+                            RetryRequest(
+                                expected_generation=job["retry_generation"],
+                                idempotency_key=f"soak-retry-{uuid.uuid4()}",
+                                actor_id=OPERATOR_ID,
+                                context=CLI,
+                            ),
+                        )
+                    except (BadRequestError, ConflictError, NotFoundError) as error:
+                        # The job moved on since it was read; the next round sees it again.
+                        print(f"[soak] recovery of {job['id']} refused: {error}", flush=True)
+                        continue
                     recovery.retries += 1
             states = await until_quiet(stack, max(1.0, end - time.monotonic()))
         return states

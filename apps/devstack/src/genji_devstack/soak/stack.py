@@ -90,7 +90,8 @@ class Child:
     env: dict[str, str]
     log_path: Path
     process: subprocess.Popen[bytes] | None = None
-    frozen: bool = False
+    down: bool = False
+    """Taken down on purpose (by a fault): not started again until the fault starts it."""
 
     @property
     def pid(self) -> int:
@@ -102,6 +103,7 @@ class Child:
 
     def start(self) -> None:
         assert not self.alive(), f"{self.name} still runs"
+        self.down = False
         with self.log_path.open("ab") as out:
             self.process = subprocess.Popen(
                 self.command,
@@ -119,14 +121,15 @@ class Child:
 
     def kill(self) -> None:
         """SIGKILL: no drain, nothing said to the database."""
+        self.down = True
         self.signal(signal.SIGCONT)
         self.signal(signal.SIGKILL)
         if self.process is not None:
             self.process.wait(10)
-        self.frozen = False
 
     def stop(self, timeout: float = 20.0) -> None:
         """SIGTERM (graceful drain), SIGKILL if it is still there after `timeout`."""
+        self.down = True
         if not self.alive():
             return
         assert self.process is not None
@@ -136,7 +139,6 @@ class Child:
             self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-        self.frozen = False
 
 
 @dataclass
@@ -271,15 +273,16 @@ class SoakStack:
         self.extra_bots.extend(added)
         return added
 
-    def restart_dead(self) -> list[str]:
+    def restart_dead(self, *, including_down: bool = False) -> list[str]:
         """Start again every core service that died on its own (as a process manager would)."""
         assert self.api is not None and self.ocr is not None
         restarted = []
         for child in [self.ocr, self.api, *self.bots]:
-            if not child.alive():
+            if not child.alive() and (including_down or not child.down):
+                if not child.down:
+                    self.restarts[child.name] = self.restarts.get(child.name, 0) + 1
+                    restarted.append(child.name)
                 child.start()
-                self.restarts[child.name] = self.restarts.get(child.name, 0) + 1
-                restarted.append(child.name)
         return restarted
 
     def stop_all(self) -> None:

@@ -13,13 +13,15 @@ from typing import Any
 
 import asyncpg
 import httpx
+from httpx import Response
 
 from genji_devstack.soak import seeds
-from genji_devstack.soak.scenarios import SCENARIOS, Intent, Scenario
+from genji_devstack.soak.scenarios import SCENARIOS, Intent, Request, Scenario
 from genji_devstack.soak.stack import CONNECTION_ERRORS, SoakStack
 
 REQUEST_TIMEOUT = 10.0
 SETUP_ATTEMPTS = 20
+CONNECT_ATTEMPTS = 60
 
 
 @dataclass
@@ -115,18 +117,31 @@ class Workload:
         submission = Submission(number, scenario, time.monotonic(), intents=request.intents)
         self.submissions.append(submission)
         try:
-            response = await http.request(
-                request.method,
-                request.path,
-                json=request.body,
-                headers={"x-request-id": submission.request_id},
-            )
+            response = await self._send(http, request, submission.request_id)
             submission.status = response.status_code
-            submission.body = response.json() if response.content else None
+            try:
+                submission.body = response.json() if response.content else None
+            except ValueError:
+                submission.body = response.text[:200]
         except httpx.HTTPError as error:
             submission.error = type(error).__name__
         submission.finished = time.monotonic()
         return conn
+
+    async def _send(self, http: httpx.AsyncClient, request: Request, request_id: str) -> Response:
+        """The request, sent again while the API refuses connections (it never reached the
+        API then, so nothing can have committed); any other transport error propagates."""
+        for _ in range(CONNECT_ATTEMPTS):
+            try:
+                return await http.request(
+                    request.method,
+                    request.path,
+                    json=request.body,
+                    headers={"x-request-id": request_id},
+                )
+            except httpx.ConnectError:
+                await asyncio.sleep(0.5)
+        raise httpx.ConnectError("the API refused connections throughout")
 
     def counts(self) -> tuple[int, int, int]:
         """(committed, unknown, refused)."""
