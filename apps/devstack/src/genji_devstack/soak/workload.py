@@ -22,6 +22,7 @@ from genji_devstack.soak.stack import CONNECTION_ERRORS, SoakStack
 REQUEST_TIMEOUT = 10.0
 SETUP_ATTEMPTS = 20
 CONNECT_ATTEMPTS = 60
+TOP_UP_ATTEMPTS = 3
 
 
 @dataclass
@@ -94,6 +95,25 @@ class Workload:
                 await conn.close()
 
         await asyncio.gather(*(client() for _ in range(self.concurrency)))
+        await self._top_up(len(plan))
+
+    async def _top_up(self, submitted: int) -> None:
+        """Submit again each scenario none of whose submissions committed (its answers were
+        lost to faults), so that every entrypoint is reached."""
+        conn: asyncpg.Connection | None = None
+        async with httpx.AsyncClient(
+            base_url=f"{self.stack.url}/api/v3",
+            headers={"X-API-KEY": self.stack.api_key},
+            timeout=REQUEST_TIMEOUT,
+        ) as http:
+            for scenario in SCENARIOS:
+                for _ in range(TOP_UP_ATTEMPTS):
+                    if any(s.committed for s in self.submissions if s.scenario is scenario):
+                        break
+                    submitted += 1
+                    conn = await self._submit(http, conn, submitted, scenario)
+        if conn is not None:
+            await conn.close()
 
     async def _submit(
         self,
