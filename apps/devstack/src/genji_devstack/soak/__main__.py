@@ -141,7 +141,12 @@ async def soak(options: Options, root: Path) -> int:
         checks.check_sends(stack, recovery, results)
         checks.check_holds(recovery, results)
         lines = final_report(
-            injector.injections, results, recovery, workload.counts(), stack.restarts
+            injector.injections,
+            results,
+            recovery,
+            workload.counts(),
+            stack.restarts,
+            workload.refusals(),
         )
         print("\n".join(lines), flush=True)
         print(f"soak took {time.monotonic() - began:.0f}s", flush=True)

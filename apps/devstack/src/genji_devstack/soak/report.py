@@ -67,10 +67,13 @@ def final_report(
     recovery: Recovery,
     counts: tuple[int, int, int],
     restarts: dict[str, int],
+    refusals: Counter[int],
 ) -> list[str]:
     committed, unknown, refused = counts
+    statuses = ", ".join(f"{status} x{n}" for status, n in sorted(refusals.items())) or "none"
     lines = [
-        f"submissions: {committed} committed, {unknown} unanswered, {refused} refused",
+        f"submissions: {committed} committed, {unknown} unanswered, {refused} refused "
+        f"(statuses: {statuses})",
         f"entrypoints reached ({len(results.reached)}):",
     ]
     lines += [f"  {name:<40}{n:>6} jobs" for name, n in sorted(results.reached.items())]

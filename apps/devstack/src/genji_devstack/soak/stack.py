@@ -38,6 +38,9 @@ CONNECTION_ERRORS = (
     OSError,
     asyncio.TimeoutError,
     asyncpg.InterfaceError,
+    # asyncpg's answer on a pooled or kept session whose server process died under it
+    # ("cannot switch to state ...; another operation is in progress").
+    asyncpg.InternalClientError,
     asyncpg.PostgresConnectionError,
     asyncpg.exceptions.OperatorInterventionError,
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,6 +163,12 @@ class Workload:
             except httpx.ConnectError:
                 await asyncio.sleep(0.5)
         raise httpx.ConnectError("the API refused connections throughout")
+
+    def refusals(self) -> Counter[int]:
+        """Statuses of the answered submissions that did not commit."""
+        return Counter(
+            s.status for s in self.submissions if s.status is not None and not s.committed
+        )
 
     def counts(self) -> tuple[int, int, int]:
         """(committed, unknown, refused)."""
