@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
+from genji_queue.job_inspection import job_list
+from genji_queue.status import job_public_status
 from genji_sdk import REGISTRY
 
-from genji_devstack.soak.operator import Recovery
+from genji_devstack.soak.operator import ACTIVE_LIMIT, Recovery
 from genji_devstack.soak.stack import SoakStack
 from genji_devstack.soak.workload import Submission
 
@@ -74,15 +76,18 @@ async def check_coverage(conn: asyncpg.Connection, out: Results) -> None:
 
 
 async def check_settled(conn: asyncpg.Connection, states: dict[str, int], out: Results) -> None:
+    """Every job finished as succeeded: none still active, none discarded or failed."""
     out.states = states
-    for row in await conn.fetch(
-        "SELECT j.id, j.action, recovery_job_state(j) AS state, j.error_code FROM jobs j "
-        "WHERE recovery_job_state(j) <> 'succeeded' ORDER BY j.event_seq LIMIT 50"
-    ):
-        out.add(
-            "unsettled",
-            f"job {row['id']} ({row['action']}) is {row['state']} ({row['error_code']})",
-        )
+    active = (await job_list(conn, None, None, ACTIVE_LIMIT)).jobs
+    for job in active:
+        out.add("unsettled", f"job {job.id} ({job.event_name}) is {job.state} ({job.error_code})")
+    seen = {job.id for job in active}
+    for row in await conn.fetch("SELECT id, action FROM jobs ORDER BY event_seq"):
+        if row["id"] in seen:
+            continue
+        status = await job_public_status(conn, row["id"])
+        if status.status != "succeeded":
+            out.add("unsettled", f"job {row['id']} ({row['action']}) ended {status.status}")
 
 
 async def check_intents(

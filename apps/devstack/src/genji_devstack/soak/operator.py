@@ -16,22 +16,19 @@ from genji_api.database import Database, create_pool
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.recovery.service import resolve_effect, retry_job
 from genji_api.settings import ApiSettings, settings_from_env
+from genji_queue.job_inspection import job_list
+from genji_sdk.inspection import JobListItem
 from genji_sdk.recovery import OperatorContext, ResolveEffectRequest, RetryRequest
 
 from genji_devstack.soak.stack import CONNECTION_ERRORS, OPERATOR_ID, SoakStack
 
 CLI = OperatorContext(source="cli")
-STATES_SQL = "SELECT recovery_job_state(j) AS state, count(*) AS n FROM jobs j GROUP BY 1"
-HELD_SQL = """
-SELECT j.id, j.action, j.retry_generation, j.error_code
-FROM jobs j WHERE recovery_job_state(j) = 'held' ORDER BY j.event_seq
-"""
 UNCERTAIN_SQL = (
     "SELECT effect_key, destination FROM effect_bindings WHERE job_id = $1 AND state = 'uncertain'"
 )
 STABLE_SECONDS = 8.0
 PROGRESS_SECONDS = 10.0
-SETTLED = frozenset({"succeeded", "held", "discarded", "needs_inspection"})
+SETTLED = frozenset({"finished", "held"})
 
 
 @dataclass
@@ -47,8 +44,17 @@ class Recovery:
     rounds: int = 0
 
 
+ACTIVE_LIMIT = 500
+"""The most jobs job_list returns at once (more active than this only reads as busy)."""
+
+
 async def job_states(conn: asyncpg.Connection) -> dict[str, int]:
-    return {r["state"]: r["n"] for r in await conn.fetch(STATES_SQL)}
+    """Active jobs by state (pending, retrying, running, held), and the rest as finished."""
+    active = (await job_list(conn, None, None, ACTIVE_LIMIT)).jobs
+    states: Counter[str] = Counter(str(job.state) for job in active)
+    total: int = await conn.fetchval("SELECT count(*) FROM jobs")
+    states["finished"] = total - len(active)
+    return {state: n for state, n in states.items() if n}
 
 
 async def until_quiet(stack: SoakStack, deadline: float) -> dict[str, int]:
@@ -113,20 +119,20 @@ async def recover_held(stack: SoakStack, recovery: Recovery, deadline: float) ->
         while states.get("held") and time.monotonic() < end:
             recovery.rounds += 1
             async with pool.acquire() as conn:
-                held = await conn.fetch(HELD_SQL)
+                held = (await job_list(conn, "held", None, ACTIVE_LIMIT)).jobs
                 for job in held:
-                    recovery.held[job["error_code"] or "(none)"] += 1
-                    recovery.unnamed += job["error_code"] is None
-                    uncertain = await conn.fetch(UNCERTAIN_SQL, job["id"])
+                    recovery.held[job.error_code or "(none)"] += 1
+                    recovery.unnamed += job.error_code is None
+                    uncertain = await conn.fetch(UNCERTAIN_SQL, job.id)
                     try:
                         for binding in uncertain:
                             await _resolve(stack, database, settings, recovery, job, binding)
                         await retry_job(
                             database,
                             settings,
-                            job["id"],
+                            job.id,
                             RetryRequest(
-                                expected_generation=job["retry_generation"],
+                                expected_generation=job.retry_generation,
                                 idempotency_key=f"soak-retry-{uuid.uuid4()}",
                                 actor_id=OPERATOR_ID,
                                 context=CLI,
@@ -134,7 +140,7 @@ async def recover_held(stack: SoakStack, recovery: Recovery, deadline: float) ->
                         )
                     except (BadRequestError, ConflictError, NotFoundError) as error:
                         # The job moved on since it was read; the next round sees it again.
-                        print(f"[soak] recovery of {job['id']} refused: {error}", flush=True)
+                        print(f"[soak] recovery of {job.id} refused: {error}", flush=True)
                         continue
                     recovery.retries += 1
             states = await until_quiet(stack, max(1.0, end - time.monotonic()))
@@ -148,21 +154,21 @@ async def _resolve(
     database: Database,
     settings: ApiSettings,
     recovery: Recovery,
-    job: asyncpg.Record,
+    job: JobListItem,
     binding: asyncpg.Record,
 ) -> None:
-    job_id, effect, destination = str(job["id"]), binding["effect_key"], binding["destination"]
+    job_id, effect, destination = str(job.id), binding["effect_key"], binding["destination"]
     found = _sent(stack, job_id, effect, destination)
     request = ResolveEffectRequest(
         effect_key=effect,
         destination=destination,
         decision="located" if found else "resend",
-        expected_generation=job["retry_generation"],
+        expected_generation=job.retry_generation,
         idempotency_key=f"soak-resolve-{uuid.uuid4()}",
         actor_id=OPERATOR_ID,
         context=CLI,
         reason="settled by the soak from the recorder's evidence",
         **(found or {}),
     )
-    await resolve_effect(database, settings, job["id"], request)
+    await resolve_effect(database, settings, job.id, request)
     (recovery.located if found else recovery.resent).add((job_id, effect))
