@@ -65,3 +65,7 @@ migrate: deps
 # `just bench --quick` is a shorter smoke run.
 bench *args: deps
     uv run --frozen python bench/run_all.py {{args}}
+
+# Chaos soak of the whole stack on a private durable cluster (docs/soak.md); `just soak --short`.
+soak *args: deps
+    uv run --frozen python -m genji_devstack.soak {{args}}

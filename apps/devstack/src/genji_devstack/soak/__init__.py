@@ -1,0 +1,1 @@
+"""The chaos soak of the whole stack (`just soak`); docs/soak.md."""

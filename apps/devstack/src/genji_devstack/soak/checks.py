@@ -1,0 +1,172 @@
+"""What the soak checks from durable state once the queue is quiet and held jobs are
+recovered: each finding names the submission or job it is about and when it happened, so the
+report can lay it beside the faults injected around that time."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+from genji_queue.job_inspection import job_list
+from genji_queue.status import job_public_status
+from genji_sdk import REGISTRY
+
+from genji_devstack.soak.operator import ACTIVE_LIMIT, Recovery
+from genji_devstack.soak.stack import SoakStack
+from genji_devstack.soak.workload import Submission
+
+LOST = "lost"
+DUPLICATED = "duplicated"
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    """lost, duplicated, unsettled, coverage, idle-worker, hold-without-reason."""
+    detail: str
+    at: tuple[float, float] | None = None
+    """The monotonic time span the finding belongs to, when known."""
+
+
+@dataclass
+class Results:
+    findings: list[Finding] = field(default_factory=list)
+    reached: dict[str, int] = field(default_factory=dict)
+    """Jobs per entrypoint."""
+    states: dict[str, int] = field(default_factory=dict)
+    sends: int = 0
+    duplicate_sends_surfaced: int = 0
+
+    def add(self, kind: str, detail: str, at: tuple[float, float] | None = None) -> None:
+        self.findings.append(Finding(kind, detail, at))
+
+    def count(self, kind: str) -> int:
+        return sum(1 for f in self.findings if f.kind == kind)
+
+
+async def check_lost(conn: asyncpg.Connection, submissions: list[Submission], out: Results) -> None:
+    """Every committed submission has each of its jobs."""
+    rows = await conn.fetch(
+        "SELECT request_id, array_agg(DISTINCT entrypoint) AS events FROM soak.job_requests "
+        "WHERE request_id IS NOT NULL GROUP BY request_id"
+    )
+    found = {r["request_id"]: set(r["events"]) for r in rows}
+    for submission in submissions:
+        if not submission.committed:
+            continue
+        missing = submission.scenario.events - found.get(submission.request_id, set())
+        if missing:
+            out.add(
+                LOST,
+                f"{submission.request_id} ({submission.scenario.name}) answered "
+                f"{submission.status} but has no {', '.join(sorted(missing))} job",
+                (submission.started, submission.finished),
+            )
+
+
+async def check_coverage(conn: asyncpg.Connection, out: Results) -> None:
+    rows = await conn.fetch("SELECT action, count(*) AS n FROM jobs GROUP BY action")
+    out.reached = {r["action"]: r["n"] for r in rows}
+    for name in REGISTRY.names():
+        if name not in out.reached:
+            out.add("coverage", f"no job of {name} was ever enqueued")
+
+
+async def check_settled(conn: asyncpg.Connection, states: dict[str, int], out: Results) -> None:
+    """Every job finished as succeeded: none still active, none discarded or failed."""
+    out.states = states
+    active = (await job_list(conn, None, None, ACTIVE_LIMIT)).jobs
+    for job in active:
+        out.add("unsettled", f"job {job.id} ({job.event_name}) is {job.state} ({job.error_code})")
+    seen = {job.id for job in active}
+    for row in await conn.fetch("SELECT id, action FROM jobs ORDER BY event_seq"):
+        if row["id"] in seen:
+            continue
+        status = await job_public_status(conn, row["id"])
+        if status.status != "succeeded":
+            out.add("unsettled", f"job {row['id']} ({row['action']}) ended {status.status}")
+
+
+async def check_intents(
+    conn: asyncpg.Connection, submissions: list[Submission], out: Results
+) -> None:
+    """A submission's intended domain rows exist exactly once (committed ones at least once)."""
+    for submission in submissions:
+        for intent in submission.intents:
+            where = " AND ".join(f"{column} = ${i}" for i, column in enumerate(intent.key, 1))
+            count = await conn.fetchval(
+                f"SELECT count(*) FROM {intent.table} WHERE {where}", *intent.key.values()
+            )
+            span = (submission.started, submission.finished)
+            if count > 1:
+                out.add(
+                    DUPLICATED,
+                    f"{submission.request_id}: {count} {intent.table} rows {intent.key}",
+                    span,
+                )
+            elif count == 0 and submission.committed:
+                out.add(LOST, f"{submission.request_id}: no {intent.table} row {intent.key}", span)
+
+
+DUPLICATE_QUERIES = {
+    "XP ledger total differs from its grants": """
+        SELECT x.user_id::text AS what FROM lootbox.xp x
+        LEFT JOIN (SELECT user_id, sum(amount) AS total FROM lootbox.xp_grants GROUP BY 1) g
+          USING (user_id)
+        WHERE x.amount <> coalesce(g.total, 0)""",
+    "XP grant repeated": """
+        SELECT user_id || ' ' || type || ' ' || coalesce(reason, '') AS what
+        FROM lootbox.xp_grants GROUP BY user_id, type, reason, base_amount HAVING count(*) > 1""",
+    "lootbox key granted twice": """
+        SELECT grant_key AS what FROM lootbox.user_keys GROUP BY grant_key HAVING count(*) > 1""",
+    "notification repeated": """
+        SELECT user_id || ' ' || event_type || ' ' || title AS what FROM notifications.events
+        GROUP BY user_id, event_type, title, body, metadata::text HAVING count(*) > 1""",
+    "notification delivered twice": """
+        SELECT event_id || ' ' || channel AS what FROM notifications.delivery_log
+        WHERE status = 'delivered' GROUP BY event_id, channel HAVING count(*) > 1""",
+    "newsfeed entry repeated": """
+        SELECT event_type || ' ' || left(payload::text, 80) AS what FROM public.newsfeed
+        GROUP BY event_type, payload HAVING count(*) > 1""",
+}
+
+
+async def check_domain_duplicates(conn: asyncpg.Connection, out: Results) -> None:
+    for name, query in DUPLICATE_QUERIES.items():
+        for row in await conn.fetch(query):
+            out.add(DUPLICATED, f"{name}: {row['what']}")
+
+
+def check_sends(stack: SoakStack, recovery: Recovery, out: Results) -> None:
+    """A message delivered twice for one job's send is a duplicate unless it was surfaced:
+    held as uncertain and resent by the operator's decision."""
+    sends = [e for e in stack.recorder().sends() if e["job_id"] is not None]
+    out.sends = len(sends)
+    counts = Counter((e["job_id"], e["effect"], e["destination"]) for e in sends)
+    for (job_id, effect, destination), count in sorted(counts.items()):
+        if count < 2:
+            continue
+        if (job_id, effect) in recovery.resent:
+            out.duplicate_sends_surfaced += 1
+            continue
+        out.add(DUPLICATED, f"send {effect} of job {job_id} to {destination} delivered x{count}")
+
+
+async def check_workers(conn: asyncpg.Connection, stack: SoakStack, out: Results) -> None:
+    """Every service process still alive is a registered, beating worker."""
+    assert stack.api is not None
+    for child, owner in [(stack.api, "api"), *((bot, "bot") for bot in stack.bots)]:
+        if child.alive() and not await stack.registered(conn, child, owner):
+            out.add("idle-worker", f"{child.name} (pid {child.pid}) runs but consumes nothing")
+
+
+def check_holds(recovery: Recovery, out: Results) -> None:
+    if recovery.unnamed:
+        out.add("hold-without-reason", f"{recovery.unnamed} held jobs had no error code")
+
+
+def describe(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
