@@ -825,72 +825,65 @@ BEGIN
         RETURN;
     END IF;
 
-    -- Every item's own checks, in enqueue_job's order, with its version and hash.
+    -- Every item's own checks, in enqueue_job's order, with its version and hash. Payloads the
+    -- contract's jsonpath accepts are decided here (payload_problem's own first decision); only
+    -- the others call payload_problem.
+    WITH events AS (
+        SELECT t.event_name,
+               (SELECT max(m.payload_version) FROM payload_contracts m
+                WHERE m.event_name = t.event_name) AS latest
+        FROM queue_event_types t
+        WHERE t.event_name = ANY (p_event_names)
+    ), items AS (
+        SELECT u.ord::integer AS ord, e.event_name AS known, u.event_name, u.payload, u.event_key,
+               u.entity_key, u.depends_on, coalesce(u.schema_version, e.latest) AS version,
+               u.payload::text AS body
+        FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
+                    p_schema_versions)
+             WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on,
+                                  schema_version, ord)
+        LEFT JOIN events e ON e.event_name = u.event_name
+    ), checked AS (
+        SELECT i.ord, i.version,
+               min(i.ord) OVER (PARTITION BY i.event_name, i.event_key) AS leader,
+               CASE
+                   WHEN i.known IS NULL THEN
+                       ARRAY['GJ002', format('unknown event name %s', quote_nullable(i.event_name))]
+                   WHEN i.event_key IS NULL OR i.event_key = '' THEN
+                       ARRAY['GJ003', format('event_key is required for %s', i.event_name)]
+                   WHEN length(i.event_key) > 200 OR length(i.entity_key) > 200 THEN
+                       ARRAY['GJ003', format('event_key and entity_key of %s must be at most '
+                                             '200 characters', i.event_name)]
+                   WHEN i.entity_key = '' THEN
+                       ARRAY['GJ003', format('entity_key of %s must be NULL or non-empty',
+                                             i.event_name)]
+                   WHEN p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
+                       ARRAY['GJ003', format('trace for %s must be a JSON object of header '
+                                             'names to strings', i.event_name)]
+                   WHEN i.payload IS NULL OR jsonb_typeof(i.payload) <> 'object' THEN
+                       ARRAY['GJ003', format('payload for %s must be a JSON object', i.event_name)]
+                   WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= payload_max_bytes()
+                         AND i.body !~ '\.0+[],}]'
+                         AND jsonb_path_match(i.payload, c.fast_check, '{}', true)) IS NOT TRUE
+                        AND payload_problem(i.event_name, i.version, i.payload) IS NOT NULL THEN
+                       ARRAY['GJ003', format('payload for %s is invalid: %s', i.event_name,
+                                             payload_problem(i.event_name, i.version, i.payload))]
+                   WHEN i.depends_on IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.id = i.depends_on) THEN
+                       ARRAY['GJ003', format('depends_on job %s does not exist', i.depends_on)]
+               END AS problem,
+               encode(sha256(convert_to(i.body, 'UTF8')), 'hex') AS hash
+        FROM items i
+        LEFT JOIN payload_contracts c
+               ON c.event_name = i.known AND c.payload_version = i.version
+    )
     SELECT array_agg(c.version ORDER BY c.ord), array_agg(c.hash ORDER BY c.ord),
            array_agg(c.leader ORDER BY c.ord),
            min(c.ord) FILTER (WHERE c.problem IS NOT NULL),
            (array_agg(c.problem[1] ORDER BY c.ord) FILTER (WHERE c.problem IS NOT NULL))[1],
            (array_agg(c.problem[2] ORDER BY c.ord) FILTER (WHERE c.problem IS NOT NULL))[1]
     INTO v_versions, v_hashes, v_leaders, v_bad, v_bad_code, v_bad_msg
-    FROM (
-        SELECT i.ord::integer AS ord, i.version,
-               min(i.ord) OVER (PARTITION BY i.event_name, i.event_key)::integer AS leader,
-               CASE WHEN i.problem IS NULL
-                    THEN encode(sha256(convert_to(i.payload::text, 'UTF8')), 'hex') END AS hash,
-               i.problem
-        FROM (
-            SELECT u.*, v.version,
-                CASE
-                    WHEN t.event_name IS NULL THEN
-                        ARRAY['GJ002', format('unknown event name %s', quote_nullable(u.event_name))]
-                    WHEN u.event_key IS NULL OR u.event_key = '' THEN
-                        ARRAY['GJ003', format('event_key is required for %s', u.event_name)]
-                    WHEN length(u.event_key) > 200 OR length(u.entity_key) > 200 THEN
-                        ARRAY['GJ003', format('event_key and entity_key of %s must be at most '
-                                              '200 characters', u.event_name)]
-                    WHEN u.entity_key = '' THEN
-                        ARRAY['GJ003', format('entity_key of %s must be NULL or non-empty',
-                                              u.event_name)]
-                    WHEN p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
-                        ARRAY['GJ003', format('trace for %s must be a JSON object of header '
-                                              'names to strings', u.event_name)]
-                    WHEN u.payload IS NULL OR jsonb_typeof(u.payload) <> 'object' THEN
-                        ARRAY['GJ003', format('payload for %s must be a JSON object', u.event_name)]
-                    WHEN v.problem IS NOT NULL THEN
-                        ARRAY['GJ003', format('payload for %s is invalid: %s', u.event_name,
-                                              v.problem)]
-                    WHEN u.depends_on IS NOT NULL
-                         AND NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.id = u.depends_on) THEN
-                        ARRAY['GJ003', format('depends_on job %s does not exist', u.depends_on)]
-                END AS problem
-            FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
-                        p_schema_versions)
-                 WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on,
-                                      schema_version, ord)
-            LEFT JOIN queue_event_types t ON t.event_name = u.event_name
-            LEFT JOIN LATERAL (
-                SELECT w.version,
-                       CASE WHEN t.event_name IS NOT NULL AND u.event_key <> ''
-                                 AND length(u.event_key) <= 200
-                                 AND coalesce(length(u.entity_key) BETWEEN 1 AND 200, true)
-                                 AND jsonb_typeof(u.payload) = 'object' THEN
-                           -- payload_problem's own first decision, without a call per item
-                           -- when the contract's jsonpath accepts the payload.
-                           CASE WHEN c.fast_check IS NOT NULL
-                                     AND octet_length(u.payload::text) <= payload_max_bytes()
-                                     AND u.payload::text !~ '\.0+[],}]'
-                                     AND jsonb_path_match(u.payload, c.fast_check, '{}', true)
-                                THEN NULL
-                                ELSE payload_problem(u.event_name, w.version, u.payload) END
-                       END AS problem
-                FROM (SELECT coalesce(u.schema_version,
-                                      (SELECT max(m.payload_version) FROM payload_contracts m
-                                       WHERE m.event_name = u.event_name)) AS version) w
-                LEFT JOIN payload_contracts c
-                       ON c.event_name = u.event_name AND c.payload_version = w.version
-            ) v ON true
-        ) i
-    ) c;
+    FROM checked c;
 
     v_limit := coalesce(v_bad, v_n + 1);
 
@@ -906,48 +899,47 @@ BEGIN
         v_trace := queue_trace_filter(p_trace);
     END IF;
 
-    -- One statement writes every new job: the first item of each key inserts its identity
-    -- (queue ids and event_seq follow item order), then its queue row and log row. A
-    -- concurrent enqueue of the same key makes it wait, then skip that identity.
-    WITH items AS (
+    -- One statement writes every new job: the first item of each key takes its ids in item
+    -- order and inserts its identity, then its queue row and log row. A concurrent enqueue of
+    -- the same key makes it wait, then skip that identity (its ids stay unused).
+    WITH items AS MATERIALIZED (
         SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
-               u.depends_on
-        FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on)
-             WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on, ord)
-        WHERE u.ord < v_limit AND v_leaders[u.ord::integer] = u.ord
+               u.depends_on, u.hash, u.version, gen_random_uuid() AS id,
+               nextval('pgqueuer_id_seq') AS queue_job_id, nextval('job_event_seq') AS event_seq
+        FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
+                    v_hashes, v_versions, v_leaders)
+             WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on, hash,
+                                  version, leader, ord)
+        WHERE u.ord < v_limit AND u.leader = u.ord
     ), inserted AS (
-        INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key,
-                                      payload_hash, schema_version, entity_key, event_seq,
-                                      depends_on)
-        SELECT gen_random_uuid(), i.event_name, 'queued', nextval('pgqueuer_id_seq'),
-               i.event_key, v_hashes[i.ord], v_versions[i.ord], i.entity_key,
-               nextval('job_event_seq'), i.depends_on
+        INSERT INTO public.jobs (id, action, status, queue_job_id, event_key, payload_hash,
+                                 schema_version, entity_key, event_seq, depends_on)
+        SELECT i.id, i.event_name, 'queued', i.queue_job_id, i.event_key, i.hash, i.version,
+               i.entity_key, i.event_seq, i.depends_on
         FROM items i
-        ORDER BY i.ord
         ON CONFLICT (action, event_key) DO NOTHING
-        RETURNING j.id, j.action, j.event_key, j.queue_job_id, j.schema_version
+        RETURNING queue_job_id
     ), created AS (
-        SELECT i.ord, i.payload, n.*
-        FROM inserted n JOIN items i ON i.event_name = n.action AND i.event_key = n.event_key
+        SELECT i.* FROM items i
+        WHERE i.queue_job_id = ANY (ARRAY(SELECT n.queue_job_id FROM inserted n))
     ), queued AS (
         INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
-        SELECT c.queue_job_id, 0, c.action,
+        SELECT c.queue_job_id, 0, c.event_name,
                -- enqueue_job's envelope as jsonb renders it (keys by length, then bytes),
                -- written directly: the same bytes without building a jsonb per item.
                convert_to('{"trace": ' || v_trace::text
                           || ', "job_id": "' || c.id::text
                           || '", "payload": ' || c.payload::text
                           || ', "event_key": ' || to_jsonb(c.event_key)::text
-                          || ', "event_name": ' || to_jsonb(c.action)::text
-                          || ', "payload_version": ' || c.schema_version::text || '}',
+                          || ', "event_name": ' || to_jsonb(c.event_name)::text
+                          || ', "payload_version": ' || c.version::text || '}',
                           'UTF8'),
-               now(), c.action || ':' || c.event_key, 'queued'
+               now(), c.event_name || ':' || c.event_key, 'queued'
         FROM created c
-        ORDER BY c.queue_job_id
         RETURNING id, entrypoint
     ), logged AS (
         INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-        SELECT q.id, 'queued', q.entrypoint, 0 FROM queued q ORDER BY q.id
+        SELECT q.id, 'queued', q.entrypoint, 0 FROM queued q
     )
     SELECT array_agg(c.id ORDER BY s.i), array_agg(c.id IS NOT NULL ORDER BY s.i)
     INTO v_job_ids, v_created
@@ -3087,8 +3079,10 @@ CREATE FUNCTION public.recovery_guard_identity() RETURNS trigger
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF EXISTS (SELECT 1 FROM inserted_rows n
-               WHERE NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id)) THEN
+    IF (SELECT count(*) FROM inserted_rows)
+       <> (SELECT count(*) FROM inserted_rows n
+           CROSS JOIN LATERAL (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id LIMIT 1) j)
+    THEN
         RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
             USING ERRCODE = 'GJ009',
                   HINT = 'SELECT * FROM enqueue_job(event name, payload, event key); to run a '
