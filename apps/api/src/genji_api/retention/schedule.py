@@ -5,17 +5,18 @@ skip a day nor prune twice."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import timedelta
 
 from genji_queue.retention_schedule import RetentionRun, queue_retention_run
 
 from genji_api.database import Database
+from genji_api.periodic import Periodic, run_periodically
 
 log = logging.getLogger("genji.api.retention")
 
 EVERY = timedelta(days=1)
+_PRUNING = Periodic(log, failed="queue log pruning failed", recovered="queue log pruning recovered")
 
 
 async def run_retention_once(database: Database, retention: timedelta) -> RetentionRun:
@@ -35,22 +36,7 @@ async def run_retention_once(database: Database, retention: timedelta) -> Retent
 async def run_retention_schedule(
     database: Database, retention: timedelta, check_seconds: float, stop: asyncio.Event
 ) -> None:
-    """Every `check_seconds`, prune if a day has passed since the last run, until `stop`.
-
-    A failing check is logged once for a run of failures (and its recovery once); each check is
-    its own transaction, so a failure leaves nothing half done.
-    """
-    failing = False
-    while not stop.is_set():
-        try:
-            await run_retention_once(database, retention)
-        except Exception:
-            if not failing:
-                log.exception("queue log pruning failed; checking again every %ss", check_seconds)
-            failing = True
-        else:
-            if failing:
-                log.info("queue log pruning recovered")
-            failing = False
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), check_seconds)
+    """Every `check_seconds`, prune if a day has passed since the last run, until `stop`."""
+    await run_periodically(
+        _PRUNING, lambda: run_retention_once(database, retention), check_seconds, stop
+    )
