@@ -3,8 +3,8 @@ the fenced QueueSupervisor against stock PGQueuer 1.1.1, on a durable server and
 off.
 
 N jobs spread round-robin over every bot event (one entity each; payloads from
-tests/payload_samples.py, enqueued with enqueue_job in one transaction) are drained with a
-no-op handler by two processes of bench/drain_worker.py:
+genji_devstack.payload_samples, enqueued with enqueue_job in one transaction) are drained with
+a no-op handler by two processes of bench/drain_worker.py:
 
   fenced   QueueSupervisor, worker login; the database lets one job of an event run at a time
            across both processes (pgqueuer_one_running_per_entrypoint)
@@ -49,11 +49,9 @@ from common import (
 )
 from drain import PUBLISH_SQL, QUEUE_BUSY_SQL, RESET_SQL, WAL_SQL, WORKER_SESSIONS_SQL
 from drain_worker import DSN_VARIABLE, EVENTS, FENCED_APPLICATION, STOCK_APPLICATION
+from genji_devstack.payload_samples import SAMPLES
 from genji_queue.enqueue import enqueue_job
 from genji_sdk import encode_payload
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from payload_samples import SAMPLES
 
 DATABASE = "genji_bench_drain_wide"
 WORKER = Path(__file__).with_name("drain_worker.py")

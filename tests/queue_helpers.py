@@ -9,11 +9,11 @@ from uuid import UUID
 import asyncpg
 import msgspec
 from genji_api.queue.enqueue import enqueue_job
+from genji_devstack.payload_samples import SAMPLES
 from genji_queue.claim import queue_claim
 from genji_queue.workers import queue_worker_beat
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
-from payload_samples import SAMPLES
 from pgqueuer.models import Job
 
 XP_EVENT = "api.xp.grant"

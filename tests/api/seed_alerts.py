@@ -7,13 +7,13 @@ from uuid import UUID, uuid4
 
 import asyncpg
 from genji_api.queue.enqueue import enqueue_job
+from genji_devstack.payload_samples import SAMPLES
 from genji_queue.hold import queue_hold
 from genji_queue.recovery_retry import recovery_retry
 from genji_queue.release import queue_release
 from genji_queue.retry import queue_retry
 from genji_sdk import ClaimToken
 from genji_sdk.recovery import OperatorContext, RetryRequest
-from payload_samples import SAMPLES
 from queue_helpers import claim_next
 
 BOT_EVENT = "api.xp.grant"

@@ -9,9 +9,9 @@ from uuid import UUID, uuid4
 import asyncpg
 import httpx
 from genji_api.queue.enqueue import enqueue_job
+from genji_devstack.payload_samples import SAMPLES
 from genji_sdk import ClaimToken
 from litestar.testing import AsyncTestClient
-from payload_samples import SAMPLES
 from queue_helpers import claim_next, register_worker
 from seed_guides import ClaimedJob
 

@@ -18,6 +18,7 @@ from uuid import uuid4
 import asyncpg
 import msgspec
 import pytest
+from genji_devstack.payload_samples import SAMPLES
 from genji_sdk import (
     REGISTRY,
     EventRegistry,
@@ -30,7 +31,6 @@ from genji_sdk import (
 )
 from genji_sdk.contracts import UnsupportedContractError, contract_nodes, render_sql
 from payload_mutations import mutations
-from payload_samples import SAMPLES
 from testdb import Connect
 
 pytestmark = pytest.mark.queue

@@ -8,6 +8,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 import pytest
+from genji_devstack.payload_samples import SAMPLES
 from genji_sdk import (
     REGISTRY,
     ClaimToken,
@@ -31,7 +32,6 @@ from genji_sdk import (
     sanitize_trace,
 )
 from genji_sdk import payloads as p
-from payload_samples import SAMPLES
 
 pytestmark = pytest.mark.queue
 

@@ -17,6 +17,7 @@ import asyncpg
 import msgspec
 import pytest
 from genji_api.queue.enqueue import JobRequest, enqueue_jobs
+from genji_devstack.payload_samples import SAMPLES
 from genji_queue import enqueue, enqueue_batch
 from genji_queue.enqueue import Enqueued
 from genji_queue.enqueue_batch import BatchItem
@@ -27,7 +28,6 @@ from genji_queue.errors import (
     UnknownQueueEventError,
 )
 from lifecycle.harness import eventually
-from payload_samples import SAMPLES
 from queue_helpers import XP_EVENT, enqueue_xp, xp_payload
 from testdb import Connect
 

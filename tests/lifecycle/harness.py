@@ -24,10 +24,10 @@ from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
 from genji_devstack.fleet import WorkerFleet
 from genji_devstack.fleet import WorkerProcess as Worker
+from genji_devstack.payload_samples import SAMPLES
 from genji_devstack.recorder import EffectRecorder
 from genji_queue.enqueue import enqueue_job
 from genji_queue.status import job_public_status
-from payload_samples import SAMPLES
 from secrets_seen import register
 
 T = TypeVar("T")
