@@ -9,13 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from litestar import Controller, get, post
-from litestar.di import NamedDependency
-from litestar.params import JSONBody, Parameter
-from litestar.status_codes import HTTP_200_OK
-
-from genji_api.alerts import service
-from genji_api.alerts.models import (
+from genji_sdk.alerts import (
     AlertWork,
     CardBegin,
     CardBinding,
@@ -26,6 +20,12 @@ from genji_api.alerts.models import (
     ReplyBinding,
     ReplyComplete,
 )
+from litestar import Controller, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, Parameter
+from litestar.status_codes import HTTP_200_OK
+
+from genji_api.alerts import service
 from genji_api.auth import scopes
 from genji_api.database import Database
 from genji_api.errors import BadRequestError

@@ -17,10 +17,7 @@ from genji_queue.errors import (
     InvalidJobRequestError,
     JobNotFoundError,
 )
-from genji_worker.errors import redact
-
-from genji_api.alerts import repository
-from genji_api.alerts.models import (
+from genji_sdk.alerts import (
     AlertCard,
     AlertEffect,
     AlertEpisode,
@@ -34,6 +31,9 @@ from genji_api.alerts.models import (
     ReplyBinding,
     ReplyComplete,
 )
+from genji_worker.errors import redact
+
+from genji_api.alerts import repository
 from genji_api.alerts.sentry_link import sentry_link
 from genji_api.database import Database
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
