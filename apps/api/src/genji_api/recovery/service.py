@@ -18,7 +18,6 @@ from genji_queue.recovery_resolve_effect import recovery_resolve_effect
 from genji_queue.recovery_retry import recovery_retry
 from genji_sdk.recovery import (
     DiscardRequest,
-    OperatorContext,
     RecoveryResult,
     ResolveEffectRequest,
     RetryRequest,
@@ -30,21 +29,18 @@ from genji_api.recovery.authorization import require_alert_context, require_oper
 from genji_api.settings import ApiSettings
 
 Action = Callable[[asyncpg.Connection], Awaitable[RecoveryResult]]
+Request = RetryRequest | DiscardRequest | ResolveEffectRequest
 
 
 async def _recover(
-    database: Database,
-    settings: ApiSettings,
-    job_id: UUID,
-    actor_id: int,
-    context: OperatorContext,
-    idempotency_key: str,
-    action: Action,
+    database: Database, settings: ApiSettings, job_id: UUID, request: Request, action: Action
 ) -> RecoveryResult:
-    require_operator(settings, actor_id)
+    require_operator(settings, request.actor_id)
 
     async def work(conn: asyncpg.Connection) -> RecoveryResult:
-        await require_alert_context(conn, settings, job_id, context, idempotency_key)
+        await require_alert_context(
+            conn, settings, job_id, request.context, request.idempotency_key
+        )
         return await action(conn)
 
     try:
@@ -61,49 +57,26 @@ async def _recover(
 async def retry_job(
     database: Database, settings: ApiSettings, job_id: UUID, request: RetryRequest
 ) -> RecoveryResult:
-    async def action(conn: asyncpg.Connection) -> RecoveryResult:
-        return await recovery_retry(conn, job_id, request)
-
     return await _recover(
-        database,
-        settings,
-        job_id,
-        request.actor_id,
-        request.context,
-        request.idempotency_key,
-        action,
+        database, settings, job_id, request, lambda conn: recovery_retry(conn, job_id, request)
     )
 
 
 async def discard_job(
     database: Database, settings: ApiSettings, job_id: UUID, request: DiscardRequest
 ) -> RecoveryResult:
-    async def action(conn: asyncpg.Connection) -> RecoveryResult:
-        return await recovery_discard(conn, job_id, request)
-
     return await _recover(
-        database,
-        settings,
-        job_id,
-        request.actor_id,
-        request.context,
-        request.idempotency_key,
-        action,
+        database, settings, job_id, request, lambda conn: recovery_discard(conn, job_id, request)
     )
 
 
 async def resolve_effect(
     database: Database, settings: ApiSettings, job_id: UUID, request: ResolveEffectRequest
 ) -> RecoveryResult:
-    async def action(conn: asyncpg.Connection) -> RecoveryResult:
-        return await recovery_resolve_effect(conn, job_id, request)
-
     return await _recover(
         database,
         settings,
         job_id,
-        request.actor_id,
-        request.context,
-        request.idempotency_key,
-        action,
+        request,
+        lambda conn: recovery_resolve_effect(conn, job_id, request),
     )
