@@ -15,9 +15,9 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
-from api_process import ApiProcess
+from genji_devstack.api_child import ApiChild
 from genji_devstack.fake_ocr import FakeOcr
-from harness import Stack, eventually
+from harness import FAST_SETTINGS, Stack, eventually
 from secrets_seen import issue_token
 
 pytestmark = pytest.mark.queue_fault
@@ -57,7 +57,7 @@ async def _seed(conn: asyncpg.Connection) -> str:
     return await issue_token(conn, "q04", superuser=True)
 
 
-async def _submit(api: ApiProcess, key: str, screenshot: str) -> dict[str, Any]:
+async def _submit(api: ApiChild, key: str, screenshot: str) -> dict[str, Any]:
     async with httpx.AsyncClient(headers={"X-API-KEY": key}) as client:
         response = await client.post(
             f"{api.url}/api/v3/completions/",
@@ -68,18 +68,19 @@ async def _submit(api: ApiProcess, key: str, screenshot: str) -> dict[str, Any]:
     return body
 
 
-def _start(stack: Stack, tmp_path: Path, ocr: FakeOcr, *, worker: bool) -> ApiProcess:
-    return ApiProcess.start(
+def _start(stack: Stack, tmp_path: Path, ocr: FakeOcr, *, worker: bool) -> ApiChild:
+    return ApiChild(
         stack.dsn,
         tmp_path / "api.log",
-        worker=worker,
-        environment={
+        {
+            **FAST_SETTINGS,
             "OCR_URL": ocr.url,
             "OCR_TIMEOUT_SECONDS": "1.5",
             "BOT_USER_ID": str(BOT_USER_ID),
             "TOURNAMENT_OUTBOX_INTERVAL": "3600",
         },
-    )
+        worker=worker,
+    ).start()
 
 
 async def test_killed_after_accepting_q04(stack: Stack, tmp_path: Path, fake_ocr: FakeOcr) -> None:

@@ -16,8 +16,8 @@ from uuid import UUID
 import asyncpg
 import httpx
 import pytest
-from api_process import ApiProcess
-from harness import Stack, eventually
+from genji_devstack.api_child import ApiChild
+from harness import FAST_SETTINGS, Stack, eventually
 from secrets_seen import issue_token
 
 pytestmark = pytest.mark.queue_fault
@@ -59,12 +59,11 @@ async def test_linked_newsfeed_waits_is_held_and_resumes_q14(stack: Stack, tmp_p
     key = await _seed(conn)
     stack.recorder.command("api.playtest.create:before", "fail")
     bot = stack.start_worker("bot")
-    api = ApiProcess.start(
+    api = ApiChild(
         stack.dsn,
         tmp_path / "api.log",
-        worker=True,
-        environment={"BOT_USER_ID": str(BOT_USER_ID), "TOURNAMENT_OUTBOX_INTERVAL": "3600"},
-    )
+        {**FAST_SETTINGS, "BOT_USER_ID": str(BOT_USER_ID), "TOURNAMENT_OUTBOX_INTERVAL": "3600"},
+    ).start()
     try:
         await api.until_ready()
         await stack.fleet.until_registered(bot)

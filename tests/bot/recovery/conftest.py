@@ -7,10 +7,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api_child import ApiChild, free_port
-from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
+from bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
 from genji_api.auth import scopes
 from genji_bot.settings import BotSettings
+from genji_devstack.api_child import ApiChild
+from genji_devstack.cluster import free_port
 from genji_devstack.recorder_port import RecorderPort
 from recovery_stack import OPERATOR, RecoveryStack
 from secrets_seen import issue_token
@@ -38,6 +39,7 @@ async def recovery(db: Database, connect: Connect, tmp_path: Path) -> AsyncItera
         db.dsn,
         tmp_path / "api.log",
         {
+            **FAST,
             "BOT_USER_ID": str(BOT_USER_ID),
             "QUEUE_OPERATOR_IDS": str(OPERATOR),
             "API_POOL_MAX_SIZE": "4",

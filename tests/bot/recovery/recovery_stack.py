@@ -16,8 +16,8 @@ from uuid import UUID, uuid4
 import asyncpg
 import httpx
 import msgspec
-from api_child import ApiChild
 from bot_stack import FAST, BotProcess, BotStack, eventually
+from genji_devstack.api_child import ApiChild
 from genji_sdk.recovery import OperatorContext, RecoveryResult, RetryRequest
 
 OPERATOR = 1_098_765_432_109_876_543

@@ -1,12 +1,12 @@
-"""`python -m genji_api` (HTTP and the API worker) as a child process on a port it keeps across
-restarts, so a bot started before the API went down reaches the restarted one."""
+"""`python -m genji_api` (HTTP, and the API worker unless turned off) as a child process that a
+test or the soak kills and restarts. It keeps its port across restarts, so clients started
+before the API went down reach the restarted one."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,14 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from bot_stack import FAST
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from genji_devstack.cluster import free_port
 
 
 @dataclass
@@ -30,6 +24,8 @@ class ApiChild:
     dsn: str
     log_path: Path
     environment: Mapping[str, str]
+    """Settings on top of this process's environment, whose GENJI_* variables are dropped."""
+    worker: bool = True
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -37,15 +33,14 @@ class ApiChild:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
+    def start(self) -> ApiChild:
         assert self.process is None or self.process.poll() is not None, "the API still runs"
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("GENJI_")},
-            **FAST,
             **self.environment,
             "DATABASE_URL": self.dsn,
             "API_PORT": str(self.port),
-            "GENJI_API_WORKER": "1",
+            "GENJI_API_WORKER": "1" if self.worker else "0",
         }
         with self.log_path.open("ab") as out:
             self.process = subprocess.Popen(
@@ -55,6 +50,7 @@ class ApiChild:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        return self
 
     async def until_ready(self, deadline: float = 30.0) -> None:
         assert self.process is not None
