@@ -39,6 +39,7 @@ DECLARE
     v_bad_code text;
     v_bad_msg  text;
     v_limit    integer;
+    v_max_size integer := payload_max_bytes();
     v_trace    jsonb;
     v_row      record;
     v_existing public.jobs;
@@ -92,7 +93,7 @@ BEGIN
                                              'names to strings', i.event_name)]
                    WHEN i.payload IS NULL OR jsonb_typeof(i.payload) <> 'object' THEN
                        ARRAY['GJ003', format('payload for %s must be a JSON object', i.event_name)]
-                   WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= payload_max_bytes()
+                   WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= v_max_size
                          AND i.body !~ '\.0+[],}]'
                          AND jsonb_path_match(i.payload, c.fast_check, '{}', true)) IS NOT TRUE
                         AND payload_problem(i.event_name, i.version, i.payload) IS NOT NULL THEN
