@@ -70,6 +70,23 @@ async def test_a_queue_row_without_public_identity_cannot_be_created(connect: Co
     assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
 
 
+async def test_one_row_without_identity_refuses_the_whole_statement(connect: Connect) -> None:
+    conn = await connect()
+    with_identity = await conn.fetchval(
+        "INSERT INTO jobs (id, action, status, queue_job_id, event_key, payload_hash, "
+        "schema_version, event_seq) VALUES (gen_random_uuid(), 'api.xp.grant', 'queued', "
+        "nextval('pgqueuer_id_seq'), 'k', '-', 1, nextval('job_event_seq')) RETURNING queue_job_id"
+    )
+    with pytest.raises(asyncpg.PostgresError, match="created by enqueue_job") as caught:
+        await conn.execute(
+            "INSERT INTO pgqueuer (id, priority, entrypoint, payload, status) "
+            "SELECT i, 0, 'api.xp.grant', '{}', 'queued' FROM unnest($1::bigint[]) AS i",
+            [with_identity, with_identity + 1000],
+        )
+    assert caught.value.sqlstate == "GJ009"
+    assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
+
+
 async def _pgq(database: Database, *args: str) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
         str(PGQ),
