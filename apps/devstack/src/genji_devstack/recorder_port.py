@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 from genji_bot.effects.checkpoints import Stage
 from genji_bot.effects.port import (
+    RECENT_LIMIT,
     Channel,
     DirectMessage,
     Forbidden,
@@ -248,7 +249,10 @@ class RecorderPort:
             for e in self.messages().values()
             if e["destination"] == destination and datetime.fromisoformat(e["created_at"]) >= since
         ]
-        return sorted(seen, key=lambda item: item.created_at, reverse=True)[:50]
+        # As the Discord port reads history: the first RECENT_LIMIT messages after `since`
+        # (those a send made right after its intent is among), newest first.
+        first = sorted(seen, key=lambda item: item.created_at)[:RECENT_LIMIT]
+        return first[::-1]
 
     async def edit(self, channel_id: int, message_id: int, message: Outgoing) -> None:
         if message_id not in self.messages():

@@ -36,6 +36,7 @@ from genji_sdk.failures import DependencyUnavailable, RateLimited
 from genji_bot.discord import render
 from genji_bot.discord.readback import outgoing_of
 from genji_bot.effects.port import (
+    RECENT_LIMIT,
     DirectMessage,
     Forbidden,
     Forward,
@@ -48,7 +49,6 @@ from genji_bot.effects.port import (
     Target,
 )
 
-RECENT_LIMIT = 50
 # A Cloudflare or unparsed 429 carries no retry_after that discord.py reads.
 DEFAULT_RETRY_AFTER = 60.0
 

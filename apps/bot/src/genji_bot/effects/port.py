@@ -138,13 +138,18 @@ class Seen(msgspec.Struct, frozen=True):
     created_at: datetime
 
 
+RECENT_LIMIT = 50
+"""How many messages `DiscordPort.recent` reads: the first ones after `since`."""
+
+
 class DiscordPort(Protocol):
     async def send(self, target: Target, message: Outgoing) -> Sent:
         """Send (or create the thread, or forward); the ids Discord returned."""
         ...
 
     async def recent(self, target: Target, since: datetime) -> list[Seen]:
-        """The bot's own messages at `target` created since `since` (newest first, bounded)."""
+        """The bot's own messages among the first RECENT_LIMIT at `target` created since
+        `since`, newest first."""
         ...
 
     async def edit(self, channel_id: int, message_id: int, message: Outgoing) -> None:
