@@ -15,6 +15,7 @@ import pytest
 from genji_api.http.error_bodies import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS
 from httpx import Response
 from litestar.testing import AsyncTestClient
+from openapi_walk import served_document
 from queue_helpers import enqueue_xp
 from testdb import Database
 
@@ -93,3 +94,13 @@ async def test_q07_lost_database_is_503_until_it_returns(
     recovered = await _get(api, path)
     assert recovered.status_code == 200, recovered.text
     assert recovered.json()["id"] == str(job.id)
+
+
+def test_every_operation_documents_the_outage_answer() -> None:
+    paths = served_document()["paths"]
+    for path, item in paths.items():
+        for method, operation in item.items():
+            response = operation["responses"].get("503")
+            assert response is not None, f"{method.upper()} {path} omits 503"
+            schema = response["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (method, path)
