@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -26,6 +27,15 @@ Produce = Callable[[Database, Connect], Awaitable[object]]
 async def _refused(db: Database, connect: Connect) -> object:
     # Nothing listens on a port just freed.
     return await asyncpg.connect(f"postgresql://nobody@127.0.0.1:{free_port()}/none", timeout=5)
+
+
+async def _connect_timeout(db: Database, connect: Connect) -> object:
+    # A host that accepts the TCP connection and never answers the startup message.
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        return await asyncpg.connect(f"postgresql://nobody@127.0.0.1:{port}/none", timeout=0.3)
 
 
 async def _terminated_mid_query(db: Database, connect: Connect) -> object:
@@ -124,6 +134,7 @@ async def _unrelated_os_error(db: Database, connect: Connect) -> object:
 
 CASES: dict[str, tuple[Produce, bool]] = {
     "refused": (_refused, True),
+    "connect-timeout": (_connect_timeout, True),
     "terminated-mid-query": (_terminated_mid_query, True),
     "terminated-in-read": (_terminated_in_read, True),
     "terminated-in-transaction": (_terminated_in_transaction, True),

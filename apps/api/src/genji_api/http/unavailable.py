@@ -23,8 +23,11 @@ Checked against asyncpg's exception hierarchy, an exception is an outage when it
   would be retried forever as an outage, so it stays a 500 and spends the client's budget;
 - an `InterfaceError` with the message asyncpg gives a closed connection or pool; the same class
   also reports misuse (wrong argument count, a released connection, an uninitialised pool),
-  which stays a 500;
-- an `OSError` that came out of asyncpg's code; one from anywhere else in a route is a bug.
+  which stays a 500.
+
+An `OSError` is an outage only from asyncpg's connect (refused, unreachable host, name
+resolution, the connect timeout); on an open connection asyncpg reports a broken socket as
+`ConnectionDoesNotExistError`, and an OSError from anywhere else in a route is a bug.
 """
 
 from __future__ import annotations
@@ -55,11 +58,18 @@ _NOT_AN_OUTAGE: tuple[type[Exception], ...] = (
 _CLOSED_POOL_MESSAGES = frozenset({"pool is closing", "pool is closed"})
 
 
-def _modules(trace: TracebackType | None) -> set[str]:
+def _modules(error: BaseException | None) -> set[str]:
+    """The modules `error` passed through, and those of the errors it was raised from (a
+    connect timeout is raised from the cancellation of the connect attempt)."""
     names: set[str] = set()
-    while trace is not None:
-        names.add(str(trace.tb_frame.f_globals.get("__name__", "")))
-        trace = trace.tb_next
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        trace: TracebackType | None = error.__traceback__
+        while trace is not None:
+            names.add(str(trace.tb_frame.f_globals.get("__name__", "")))
+            trace = trace.tb_next
+        error = error.__cause__
     return names
 
 
@@ -72,11 +82,8 @@ def database_unavailable(error: BaseException) -> bool:
     """True when `error` means the database was unreachable for this request."""
     if CONNECTION_LOST in getattr(error, "__notes__", ()):
         return True
-    modules = _modules(error.__traceback__)
-    if "asyncpg.connect_utils" in modules:
+    if "asyncpg.connect_utils" in _modules(error):
         return True
-    if isinstance(error, OSError):
-        return any(name.split(".")[0] == "asyncpg" for name in modules)
     if isinstance(error, asyncpg.InterfaceError):
         return _closed_interface(error)
     return isinstance(error, _LOST) and not isinstance(error, _NOT_AN_OUTAGE)
