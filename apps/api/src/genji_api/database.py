@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import TypeVar
 
 import asyncpg
@@ -21,6 +22,30 @@ _RETRYABLE = (
     asyncpg.SerializationError,
     asyncpg.DeadlockDetectedError,
 )
+
+
+# Noted on an error that left its connection closed: whatever asyncpg raised (a lost backend can
+# surface mid-protocol as an internal client error), the database went away under the request.
+CONNECTION_LOST = "the database connection was lost during this operation"
+
+
+def _closed(conn: asyncpg.Connection) -> bool:
+    try:
+        return bool(conn.is_closed())
+    except asyncpg.InterfaceError:
+        # The pool detaches a connection from its proxy as soon as the connection closes.
+        return True
+
+
+@asynccontextmanager
+async def _connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    async with pool.acquire() as conn:
+        try:
+            yield conn
+        except Exception as error:
+            if _closed(conn):
+                error.add_note(CONNECTION_LOST)
+            raise
 
 
 def _encode_json(value: object) -> str:
@@ -64,7 +89,7 @@ class Database:
         """
         for attempt in range(1, self.attempts + 1):
             try:
-                async with self.pool.acquire() as conn, conn.transaction():
+                async with _connection(self.pool) as conn, conn.transaction():
                     return await work(conn)
             except _RETRYABLE as error:
                 if attempt == self.attempts:
@@ -74,5 +99,5 @@ class Database:
 
     async def read(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         """Run read-only `work` on a pooled connection (no transaction)."""
-        async with self.pool.acquire() as conn:
+        async with _connection(self.pool) as conn:
             return await work(conn)

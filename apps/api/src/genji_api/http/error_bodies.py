@@ -8,12 +8,17 @@ from typing import Any
 import asyncpg
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR, HTTP_503_SERVICE_UNAVAILABLE
 from litestar.types import ExceptionHandlersMap
 
 from genji_api.errors import ApiError
+from genji_api.http.unavailable import CONNECTION_CLASSES, database_unavailable
 
 log = logging.getLogger("genji.api")
+
+# A PostgreSQL restart or a failover takes a few seconds; clients retry about this often.
+RETRY_AFTER_SECONDS = 2
+DATABASE_UNAVAILABLE = "The database is unavailable. Retry later."
 
 
 def _body(status: int, error: str, extra: Any) -> Response[dict[str, Any]]:
@@ -50,9 +55,26 @@ def data_error(request: Request[Any, Any, Any], exc: asyncpg.DataError) -> Respo
     return internal_error(request, exc)
 
 
+def database_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+    if not database_unavailable(exc):
+        return internal_error(request, exc)
+    # An outage, not a bug: one line without the traceback, and never the headers or body.
+    log.warning(
+        "%s %s: database unavailable: %s: %.200s",
+        request.method,
+        request.url.path,
+        type(exc).__name__,
+        exc,
+    )
+    response = _body(HTTP_503_SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE, None)
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ApiError: api_error,
     asyncpg.DataError: data_error,
     HTTPException: http_error,
+    **dict.fromkeys(CONNECTION_CLASSES, database_error),
     Exception: internal_error,
 }

@@ -17,7 +17,7 @@ from litestar.routes import BaseRoute, HTTPRoute
 
 from genji_api.http.types import ResponseBody
 
-ERROR_STATUSES = (400, 401, 404, 409, 413, 500)
+ERROR_STATUSES = (400, 401, 404, 409, 413, 500, 503)
 
 
 class ErrorBody(ResponseBody, frozen=True):
