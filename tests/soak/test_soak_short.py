@@ -1,6 +1,7 @@
 """The short soak (`just soak --short`): the whole stack as processes on a private durable
-cluster, every fault class injected once under a mixed workload reaching all 24 entrypoints,
-then the checks from durable state: nothing lost, nothing duplicated, every job succeeded
+cluster, every fault class injected once under a mixed workload reaching all 24 entrypoints
+(a bot killed between an effect's commit and its job's completion among them), then the checks
+from durable state: nothing lost, nothing duplicated, every job succeeded
 (held ones recovered by the operator), no idle worker."""
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def test_short_soak_loses_and_duplicates_nothing_under_every_fault_class(tmp_pat
         row = rows[fault]
         assert int(row["injected"]) >= 1 and row["survived"] == row["injected"], output[-4000:]
         assert (row["lost"], row["dup"]) == ("0", "0"), output[-4000:]
+    # The receipt window was met: a bot died right after an effect it requested committed.
+    assert re.search(r"receipt-window: after-[a-z]+ x1\b", output), output[-4000:]
     for name in REGISTRY.names():
         assert re.search(rf"^\s+{re.escape(name)}\s+\d+ jobs$", output, re.M), name
     assert "FINDING" not in output

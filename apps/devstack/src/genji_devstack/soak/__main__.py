@@ -94,7 +94,12 @@ async def soak(options: Options, root: Path) -> int:
             stack, random.Random(rng.random()), options.submissions, options.duration
         )
         injector = Injector(
-            stack, random.Random(rng.random()), options.faults, options.duration, options.hold
+            stack,
+            random.Random(rng.random()),
+            options.faults,
+            options.duration,
+            options.hold,
+            nudge=lambda: workload.submit("xp-grant"),
         )
         print(f"stack started in {time.monotonic() - began:.0f}s", flush=True)
         if not await injector.until_serving():

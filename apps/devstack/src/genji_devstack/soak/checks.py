@@ -5,8 +5,10 @@ report can lay it beside the faults injected around that time."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -111,33 +113,51 @@ async def check_intents(
                 out.add(LOST, f"{submission.request_id}: no {intent.table} row {intent.key}", span)
 
 
+# Each query names what is repeated and, when its rows say so, when the repeats were written
+# (first and last), so the report can lay the finding beside the faults around that time.
 DUPLICATE_QUERIES = {
     "XP ledger total differs from its grants": """
-        SELECT x.user_id::text AS what FROM lootbox.xp x
+        SELECT x.user_id::text AS what, NULL::timestamptz AS first, NULL::timestamptz AS last
+        FROM lootbox.xp x
         LEFT JOIN (SELECT user_id, sum(amount) AS total FROM lootbox.xp_grants GROUP BY 1) g
           USING (user_id)
         WHERE x.amount <> coalesce(g.total, 0)""",
     "XP grant repeated": """
-        SELECT user_id || ' ' || type || ' ' || coalesce(reason, '') AS what
+        SELECT user_id || ' ' || type || ' ' || coalesce(reason, '') AS what,
+               min(granted_at) AS first, max(granted_at) AS last
         FROM lootbox.xp_grants GROUP BY user_id, type, reason, base_amount HAVING count(*) > 1""",
     "lootbox key granted twice": """
-        SELECT grant_key AS what FROM lootbox.user_keys GROUP BY grant_key HAVING count(*) > 1""",
+        SELECT grant_key AS what, min(earned_at) AS first, max(earned_at) AS last
+        FROM lootbox.user_keys GROUP BY grant_key HAVING count(*) > 1""",
     "notification repeated": """
-        SELECT user_id || ' ' || event_type || ' ' || title AS what FROM notifications.events
+        SELECT user_id || ' ' || event_type || ' ' || title AS what,
+               min(created_at) AS first, max(created_at) AS last
+        FROM notifications.events
         GROUP BY user_id, event_type, title, body, metadata::text HAVING count(*) > 1""",
     "notification delivered twice": """
-        SELECT event_id || ' ' || channel AS what FROM notifications.delivery_log
+        SELECT event_id || ' ' || channel AS what,
+               min(delivered_at) AS first, max(delivered_at) AS last
+        FROM notifications.delivery_log
         WHERE status = 'delivered' GROUP BY event_id, channel HAVING count(*) > 1""",
     "newsfeed entry repeated": """
-        SELECT event_type || ' ' || left(payload::text, 80) AS what FROM public.newsfeed
-        GROUP BY event_type, payload HAVING count(*) > 1""",
+        SELECT event_type || ' ' || left(payload::text, 80) AS what,
+               min("timestamp") AS first, max("timestamp") AS last
+        FROM public.newsfeed GROUP BY event_type, payload HAVING count(*) > 1""",
 }
+
+
+def monotonic_span(first: datetime | None, last: datetime | None) -> tuple[float, float] | None:
+    """The database's wall-clock times as this process's monotonic clock (same machine)."""
+    if first is None or last is None:
+        return None
+    offset = time.time() - time.monotonic()
+    return (first.timestamp() - offset, last.timestamp() - offset)
 
 
 async def check_domain_duplicates(conn: asyncpg.Connection, out: Results) -> None:
     for name, query in DUPLICATE_QUERIES.items():
         for row in await conn.fetch(query):
-            out.add(DUPLICATED, f"{name}: {row['what']}")
+            out.add(DUPLICATED, f"{name}: {row['what']}", monotonic_span(row["first"], row["last"]))
 
 
 def check_sends(stack: SoakStack, recovery: Recovery, out: Results) -> None:

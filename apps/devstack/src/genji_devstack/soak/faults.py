@@ -10,16 +10,21 @@ import asyncio
 import random
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
 from genji_devstack.soak.stack import CONNECTION_ERRORS, STALE_HEARTBEAT_SECONDS, Child, SoakStack
 
 SEND_EFFECTS = ("announcement", "card", "delivery", "forward", "message", "notice", "thread")
+# The API effects (names before the first ':') whose replay, without its receipt, would add a
+# row the duplicate checks see: a notification, a newsfeed entry, an XP grant, a lootbox key.
+RECEIPT_EFFECTS = ("notification", "newsfeed", "xp", "keys")
 HEALTH_DEADLINE = 60.0
 MID_HANDLER_WAIT = 3.0
+RECEIPT_WINDOW_WAIT = 10.0
 
 BOT_KILL = "bot-sigkill"
 BOT_CRASH_MID_SEND = "bot-crash-mid-send"
@@ -29,6 +34,7 @@ BACKEND_TERMINATE = "backend-terminate"
 POSTMASTER_KILL = "postmaster-sigkill"
 OVERLAPPING_BOTS = "overlapping-bots"
 LOST_SEND_REPLY = "lost-send-reply"
+RECEIPT_WINDOW = "receipt-window"
 CLASSES = (
     BOT_KILL,
     BOT_CRASH_MID_SEND,
@@ -38,6 +44,7 @@ CLASSES = (
     POSTMASTER_KILL,
     OVERLAPPING_BOTS,
     LOST_SEND_REPLY,
+    RECEIPT_WINDOW,
 )
 
 
@@ -58,6 +65,8 @@ class Injector:
     duration: float
     hold: float = 1.0
     """Scales how long a lasting fault (outage, overlap, lost replies) lasts."""
+    nudge: Callable[[], Coroutine[Any, Any, None]] | None = None
+    """Submits one XP grant (the workload's), for the receipt window to meet."""
     injections: list[Injection] = field(default_factory=list)
 
     def plan(self) -> list[str]:
@@ -78,6 +87,7 @@ class Injector:
             POSTMASTER_KILL: self._postmaster_kill,
             OVERLAPPING_BOTS: self._overlapping_bots,
             LOST_SEND_REPLY: self._lost_send_reply,
+            RECEIPT_WINDOW: self._receipt_window,
         }
         for index, fault in enumerate(plan):
             due = start + index * gap + self.rng.uniform(0, gap / 2)
@@ -253,3 +263,41 @@ class Injector:
         for name in SEND_EFFECTS:
             recorder.command(f"*:{name}", "complete")
         injection.note = f"{len(recorder.sends()) - before} sends"
+
+    async def _receipt_window(self, injection: Injection) -> None:
+        """The recorder SIGKILLs a bot as soon as an API effect it requested has answered: the
+        effect and its receipt committed, the job's completion did not. The job is reclaimed
+        once its heartbeat is stale and replayed, and the replay must get the recorded result
+        instead of applying the effect again. Every bot is armed, and one XP grant is submitted
+        so that a job surely reaches such an effect (its first is the grant's notification)."""
+        bots = list(self.stack.bots)
+        victims = {bot.pid: bot for bot in bots}
+        for bot in bots:
+            bot.down = True  # a death now is this fault's: the soak's supervisor leaves it
+        recorder = self.stack.recorder()
+        for pid in victims:
+            for name in RECEIPT_EFFECTS:
+                recorder.command(f"*:{name}", "crash-after", pid=pid)
+        nudge = asyncio.create_task(self.nudge()) if self.nudge is not None else None
+        end = time.monotonic() + RECEIPT_WINDOW_WAIT
+        while all(b.alive() for b in bots) and time.monotonic() < end:  # noqa: ASYNC110 (processes)
+            await asyncio.sleep(0.05)
+        for pid in victims:
+            for name in RECEIPT_EFFECTS:
+                recorder.command(f"*:{name}", "complete", pid=pid)
+        if nudge is not None:
+            await nudge
+        dead = [pid for pid, bot in victims.items() if not bot.alive()]
+        done = [
+            e["effect"].split(":", 1)[0]
+            for e in recorder.recorder.events()
+            if e["pid"] in dead
+            and e.get("stage") == "done"
+            and e["effect"].split(":", 1)[0] in RECEIPT_EFFECTS
+        ]
+        injection.note = f"after-{done[-1]}" if done else "no effect in time"
+        for bot in bots:
+            if bot.alive():
+                bot.down = False
+            else:
+                bot.start()

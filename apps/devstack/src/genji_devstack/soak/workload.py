@@ -24,6 +24,8 @@ REQUEST_TIMEOUT = 10.0
 SETUP_ATTEMPTS = 20
 CONNECT_ATTEMPTS = 60
 TOP_UP_ATTEMPTS = 3
+EXTRA_NUMBERS = 1_000_000
+"""Submissions a fault asks for are numbered from here, apart from the plan and its top-ups."""
 
 
 @dataclass
@@ -55,6 +57,7 @@ class Workload:
     duration: float
     concurrency: int = 3
     submissions: list[Submission] = field(default_factory=list)
+    extra: int = 0
 
     def plan(self) -> list[Scenario]:
         """Every scenario once (in a seeded order), then seeded picks."""
@@ -115,6 +118,18 @@ class Workload:
                     conn = await self._submit(http, conn, submitted, scenario)
         if conn is not None:
             await conn.close()
+
+    async def submit(self, name: str) -> None:
+        """One more submission of the scenario `name`, checked like every other."""
+        scenario = next(s for s in SCENARIOS if s.name == name)
+        self.extra += 1
+        async with httpx.AsyncClient(
+            base_url=f"{self.stack.url}/api/v3",
+            headers={"X-API-KEY": self.stack.api_key},
+            timeout=REQUEST_TIMEOUT,
+        ) as http:
+            conn = await self._submit(http, None, EXTRA_NUMBERS + self.extra, scenario)
+        await conn.close()
 
     async def _submit(
         self,
