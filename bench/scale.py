@@ -22,7 +22,8 @@ each database is measured in turn:
 Times are milliseconds per call, client side except for the status reads. A status read takes
 some 30 microseconds in the server, a fraction of the round trip around it, so timed from the
 client its ratio follows the machine's load more than the database: a session-local function
-times each job_public_status call with clock_timestamp() and returns the times. A ratio is
+times each job_public_status call with clock_timestamp() and returns the times, and the
+reads of all databases are taken in turn in small batches. A ratio is
 the median over rounds of the round's median at that size over the round's median on the
 empty database. Target: every ratio at the largest history below 1.3x.
 
@@ -90,6 +91,7 @@ CLAIM_WAIT = timedelta(seconds=2)
 RETENTION = timedelta(days=30)
 IDS_SQL = "SELECT id FROM public.jobs WHERE event_key = ANY($1::text[])"
 IDLE_GAP_S = 0.03
+STATUS_BATCHES = 20
 WARMUP = 2
 # Session-local (pg_temp): each call of job_public_status timed in the server, in ms.
 TIMED_STATUS_FUNCTION = """
@@ -302,12 +304,26 @@ async def measure_round(arena: Arena, keys: Keys, sizes: Sizes, index: int) -> N
         ENQUEUE: await enqueue_calls(arena, keys, s[ENQUEUE]),
         START: await claim_to_start(arena, keys, s[START]),
         ENTITY: await entity_checks(arena, keys, s[ENTITY]),
-        STATUS_OLD: await status_reads(arena, arena.history_ids, s[STATUS_OLD], index),
-        STATUS_LIVE: await status_reads(arena, arena.live_ids, s[STATUS_LIVE], index),
         PRUNE: await retention_runs(arena, s[PRUNE]),
     }
     for op, times in measured.items():
         arena.rounds[op].append(times[WARMUP:])
+
+
+async def status_round(arenas: Sequence[Arena], sizes: Sizes, index: int) -> None:
+    """The status reads of every database in small batches taken in turn: a read costs tens of
+    microseconds and a slow spell of the shared machine lasts seconds, so interleaving puts
+    every database under the same spells."""
+    for op, ids in ((STATUS_OLD, "history_ids"), (STATUS_LIVE, "live_ids")):
+        pooled: dict[str, list[float]] = {a.label: [] for a in arenas}
+        per_batch = max(sizes.samples[op] // STATUS_BATCHES, 1)
+        for batch in range(STATUS_BATCHES):
+            for arena in arenas:
+                seed = index * STATUS_BATCHES + batch
+                times = await status_reads(arena, getattr(arena, ids), WARMUP + per_batch, seed)
+                pooled[arena.label] += times[WARMUP:]
+        for arena in arenas:
+            arena.rounds[op].append(pooled[arena.label])
 
 
 async def sample_ids(conn: asyncpg.Connection, prefix: str, count: int, n: int) -> list[UUID]:
@@ -421,6 +437,7 @@ async def measure(arenas: Sequence[Arena], sizes: Sizes) -> list[Target]:
         shift = index % len(arenas)
         for arena in [*arenas[shift:], *arenas[:shift]]:
             await measure_round(arena, keys, sizes, index)
+        await status_round(arenas, sizes, index)
         line = ", ".join(f"{a.label} {statistics.median(a.rounds[START][-1]):.1f}" for a in arenas)
         print(f"  round {index + 1}: claim -> start ms {line}", flush=True)
     return report(arenas)
