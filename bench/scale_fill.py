@@ -4,10 +4,11 @@ fill_history(conn, n) adds DUE jobs whose queue logs are just past the 30-day re
 work of one pruning batch, the same in every database) and `n` other finished jobs: half older
 than the retention, already pruned (summary on public.jobs, no logs), half within it (logs
 kept). One job in DISCARD_EVERY was held and discarded by an operator, the others succeeded.
-Each finished job has the rows the real paths write: its public.jobs identity, the queue log
-rows (queued, picked, then successful, or failed and deleted), one effect receipt, one Discord
-binding every BINDING_EVERY jobs, the operator's job_actions row of a discard, and a dashboard
-statistics row every STATS_EVERY logged jobs. Entity keys cycle over ENTITIES users, so every
+Each finished job has the rows the real paths write: its public.jobs identity (finished_at
+set as completion and discard set it), the queue log rows (queued, picked, then successful, or
+failed and deleted), one effect receipt, one Discord binding every BINDING_EVERY jobs, the
+operator's job_actions row of a discard, and a dashboard statistics row every STATS_EVERY
+logged jobs. Entity keys cycle over ENTITIES users, so every
 user has about n / ENTITIES earlier jobs.
 """
 
@@ -67,7 +68,8 @@ SELECT s.id, s.action,
        CASE WHEN s.discarded THEN 'discarded by operator 1: duplicate (held as ApiError: 503)' END,
        CASE WHEN s.discarded THEN 6 ELSE 0 END,
        CASE WHEN s.discarded THEN s.created + interval '2 seconds' END,
-       CASE WHEN s.kind = 'pruned' THEN s.created + interval '3 seconds' END,
+       s.created + CASE WHEN s.kind = 'pruned' OR s.discarded THEN interval '3 seconds'
+                        ELSE interval '2 seconds' END,
        CASE WHEN s.kind = 'pruned' THEN s.created + interval '31 days' END
 FROM fill_spec s
 """

@@ -2200,6 +2200,9 @@ BEGIN
         END IF;
     END IF;
 
+    -- An earlier job blocks while its queue row exists (queued, running or held). Completion
+    -- and discard set finished_at with the row's deletion, so the partial index on unfinished
+    -- jobs holds every such job and the read does not grow with the entity's history.
     SELECT t.entity_ordered INTO v_ordered FROM queue_event_types t WHERE t.event_name = v_job.action;
     IF v_ordered AND v_job.entity_key IS NOT NULL AND EXISTS (
         SELECT 1
@@ -2207,6 +2210,7 @@ BEGIN
         JOIN queue_event_types et ON et.event_name = e.action AND et.entity_ordered
         JOIN pgqueuer eq ON eq.id = e.queue_job_id
         WHERE e.entity_key = v_job.entity_key AND e.event_seq < v_job.event_seq
+          AND e.finished_at IS NULL
     ) THEN
         PERFORM queue_retry(p_id, p_manager, p_claimed_at, v_wait, jsonb_build_object(
             'exception_type', 'AwaitingEarlierEvent',
@@ -2352,6 +2356,8 @@ BEGIN
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
+    -- A finished job leaves the index of unfinished entity jobs the start gate reads.
+    UPDATE public.jobs j SET finished_at = now() WHERE j.queue_job_id = v_row.id;
     PERFORM queue_resume_waiters(v_row.id);
     RETURN true;
 END
@@ -2667,7 +2673,7 @@ BEGIN
         SELECT e.queue_job_id, false
         FROM public.jobs e
         WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
-          AND e.event_seq > v_job.event_seq
+          AND e.event_seq > v_job.event_seq AND e.finished_at IS NULL
     ), resumed AS (
         UPDATE pgqueuer q
         SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
@@ -3006,13 +3012,14 @@ BEGIN
         'exception_type', 'Discarded',
         'exception_message', left(format('discarded by operator %s: %s (held as %s: %s)',
             p_actor_id, p_reason, coalesce(v_job.error_code, 'held'), v_job.error_msg), 300)));
+    UPDATE public.jobs j SET finished_at = now() WHERE j.id = v_job.id;
 
     WITH waiters AS (
         SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
         UNION
         SELECT e.queue_job_id FROM public.jobs e
         WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
-          AND e.event_seq > v_job.event_seq
+          AND e.event_seq > v_job.event_seq AND e.finished_at IS NULL
     ), resumed AS (
         UPDATE pgqueuer q
         SET execute_after = now(), updated = now()
@@ -5517,7 +5524,7 @@ CREATE INDEX jobs_depends_on_idx ON public.jobs USING btree (depends_on) WHERE (
 -- Name: jobs_entity_key_event_seq_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) INCLUDE (queue_job_id, action) WHERE (entity_key IS NOT NULL);
+CREATE INDEX jobs_entity_key_event_seq_idx ON public.jobs USING btree (entity_key, event_seq) INCLUDE (queue_job_id, action) WHERE ((entity_key IS NOT NULL) AND (finished_at IS NULL));
 
 
 --

@@ -72,13 +72,14 @@ BEGIN
         'exception_type', 'Discarded',
         'exception_message', left(format('discarded by operator %s: %s (held as %s: %s)',
             p_actor_id, p_reason, coalesce(v_job.error_code, 'held'), v_job.error_msg), 300)));
+    UPDATE public.jobs j SET finished_at = now() WHERE j.id = v_job.id;
 
     WITH waiters AS (
         SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
         UNION
         SELECT e.queue_job_id FROM public.jobs e
         WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
-          AND e.event_seq > v_job.event_seq
+          AND e.event_seq > v_job.event_seq AND e.finished_at IS NULL
     ), resumed AS (
         UPDATE pgqueuer q
         SET execute_after = now(), updated = now()

@@ -133,19 +133,59 @@ async def test_q14_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
     )
 
 
-@pytest.mark.parametrize("earlier_state", ["queued", "held"])
+@pytest.mark.parametrize("earlier_state", ["queued", "running", "held"])
 async def test_a_later_event_of_an_entity_waits_for_an_unfinished_earlier_one(
     connect: Connect, earlier_state: str
 ) -> None:
     conn = await connect()
     await _enqueue(conn, "first", "user:1", event="api.notification.delivery")
     await _enqueue(conn, "second", "user:1")
-    if earlier_state == "held":
+    if earlier_state != "queued":
         first = await _claim(conn, "api.notification.delivery")
+    if earlier_state == "held":
         await conn.execute(
             "SELECT queue_hold($1, $2, $3, '{}')", first.id, first.queue_manager_id, first.updated
         )
     assert await _begin(conn, await _claim(conn)) == "deferred"
+
+
+async def test_finished_jobs_leave_the_unfinished_index_and_stop_blocking(
+    connect: Connect,
+) -> None:
+    """The gate reads only jobs without finished_at: exactly those whose queue row exists."""
+    conn = await connect()
+    event = "api.notification.delivery"
+
+    async def finish(claim: Job) -> None:
+        assert await conn.fetchval(
+            "SELECT queue_complete($1, $2, $3)", claim.id, claim.queue_manager_id, claim.updated
+        )
+
+    async def hold(claim: Job) -> None:
+        await conn.execute(
+            "SELECT queue_hold($1, $2, $3, '{}')", claim.id, claim.queue_manager_id, claim.updated
+        )
+
+    await _enqueue(conn, "done", "user:1", event=event)
+    discarded = await _enqueue(conn, "discarded", "user:1", event=event)
+    await finish(await _claim(conn, event))
+    await hold(await _claim(conn, event))
+    discard = "SELECT outcome FROM recovery_discard($1, 0, 'd', 1098765432109876543, 'dup')"
+    assert await conn.fetchval(discard, discarded) == "accepted"
+    await _enqueue(conn, "later", "user:1")
+    later = await _claim(conn)
+    assert await _begin(conn, later) == "run"  # a succeeded and a discarded job do not block
+    await finish(later)
+
+    held, running, queued = [
+        await _enqueue(conn, key, "user:1", event=event) for key in ("held", "running", "queued")
+    ]
+    await hold(await _claim(conn, event))
+    await _claim(conn, event)
+    unfinished = await conn.fetch(
+        "SELECT id FROM jobs WHERE entity_key = 'user:1' AND finished_at IS NULL"
+    )
+    assert {r["id"] for r in unfinished} == {held, running, queued}
 
 
 async def test_unordered_read_model_refreshes_do_not_wait(connect: Connect) -> None:

@@ -1,0 +1,1 @@
+DROP FUNCTION queue_begin(bigint, uuid, timestamptz, interval);

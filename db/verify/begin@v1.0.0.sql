@@ -1,0 +1,1 @@
+SELECT 'queue_begin(bigint, uuid, timestamptz, interval)'::regprocedure;
