@@ -14,18 +14,16 @@ each database is measured in turn:
   entity check       the claim of one ready job whose user has history (genji_queue's
                      queue_claim wrapper: the claim, its start gate and the entity-ordering
                      check), as the owner, rolled back
-  status historical  the public status (job_public_status) of a random finished job, timed
-                     inside the server
-  status live        the same for a random queued job
+  status historical  the public status (job_public_status) of a random finished job
+  status live        the public status of a random queued job
   retention run      the scheduled retention run pruning the 1000 due jobs, rolled back
 
-Times are milliseconds per call, client side except for the status reads. A status read takes
-some 30 microseconds in the server, a fraction of the round trip around it, so timed from the
-client its ratio follows the machine's load more than the database: a session-local function
-times each job_public_status call with clock_timestamp() and returns the times, and the
-reads of all databases are taken in turn in small batches. A ratio is
-the median over rounds of the round's median at that size over the round's median on the
-empty database. Target: every ratio at the largest history below 1.3x.
+Times are client-side milliseconds per call. A status read is a few tens of microseconds of
+server work inside a longer round trip, and a slow spell of the shared machine lasts seconds,
+so the status reads of all databases are taken in turn in small batches after each round:
+every database then reads under the same spells. A ratio is the median over rounds of the
+round's median at that size over the round's median on the empty database. Target: every
+ratio at the largest history below 1.3x.
 
     uv run --frozen python bench/scale.py [--quick]
 """
@@ -66,6 +64,7 @@ from genji_api.queue.enqueue import enqueue_job
 from genji_devstack import roles
 from genji_queue.claim import queue_claim
 from genji_queue.retention_schedule import queue_retention_run
+from genji_queue.status import job_public_status
 from genji_sdk import JobContext
 from latency import grant
 from scale_fill import DUE, ENTITIES, HISTORY_KEY, fill_history, fill_ready
@@ -93,26 +92,6 @@ IDS_SQL = "SELECT id FROM public.jobs WHERE event_key = ANY($1::text[])"
 IDLE_GAP_S = 0.03
 STATUS_BATCHES = 20
 WARMUP = 2
-# Session-local (pg_temp): each call of job_public_status timed in the server, in ms.
-TIMED_STATUS_FUNCTION = """
-CREATE FUNCTION pg_temp.timed_status(p_ids uuid[]) RETURNS double precision[]
-LANGUAGE plpgsql AS $$
-DECLARE
-    v_id    uuid;
-    v_began timestamptz;
-    v_row   record;
-    v_times double precision[] := '{}';
-BEGIN
-    FOREACH v_id IN ARRAY p_ids LOOP
-        v_began := clock_timestamp();
-        SELECT * INTO v_row FROM job_public_status(v_id);
-        v_times := v_times || extract(epoch FROM clock_timestamp() - v_began)::float8 * 1000;
-    END LOOP;
-    RETURN v_times;
-END
-$$
-"""
-TIMED_STATUS_SQL = "SELECT pg_temp.timed_status($1::uuid[])"
 TEMPLATE_SESSIONS_SQL = """
 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 WHERE datname = $1 AND pid <> pg_backend_pid()
@@ -276,8 +255,14 @@ async def entity_checks(arena: Arena, keys: Keys, n: int) -> list[float]:
 
 async def status_reads(arena: Arena, ids: Sequence[UUID], n: int, seed: int) -> list[float]:
     rng = random.Random(seed)
-    picks = [rng.choice(ids) for _ in range(n)]
-    return [float(ms) for ms in await arena.owner.fetchval(TIMED_STATUS_SQL, picks)]
+    conn = arena.owner
+    times = []
+    for _ in range(n):
+        job = rng.choice(ids)
+        began = time.perf_counter()
+        await job_public_status(conn, job)
+        times.append((time.perf_counter() - began) * 1000)
+    return times
 
 
 async def retention_runs(arena: Arena, n: int) -> list[float]:
@@ -335,7 +320,6 @@ async def sample_ids(conn: asyncpg.Connection, prefix: str, count: int, n: int) 
 async def prepare(arena: Arena, history: int, ready: int) -> None:
     began = time.monotonic()
     conn = arena.conn = await arena.database.connect()
-    await conn.execute(TIMED_STATUS_FUNCTION)
     await fill_history(conn, history)
     await fill_ready(conn, LIVE, LIVE_KEY)
     if ready:
