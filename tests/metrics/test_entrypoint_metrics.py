@@ -1,13 +1,13 @@
 """Queue depth per registered entrypoint: every state, the oldest ready age, idle ones as zeros."""
 
 from datetime import timedelta
-from uuid import uuid4
 
 import asyncpg
 import pytest
 from genji_queue.metrics import queue_entrypoint_metrics
 from genji_sdk import REGISTRY
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp
+from queue_helpers import XP_EVENT
+from queue_states import grants_in_every_state
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -15,18 +15,7 @@ pytestmark = pytest.mark.queue
 
 async def test_entrypoint_metrics_count_each_state_per_entrypoint(connect: Connect) -> None:
     conn = await connect()
-    for n in range(5):
-        await enqueue_xp(conn, f"xp:{n}", grant_id=n, user_id=n + 1)  # one entity each
-    held = await claim_next(conn, uuid4())
-    assert held is not None
-    await conn.execute(
-        "SELECT queue_hold($1, $2, $3, '{}')", held.id, held.queue_manager_id, held.updated
-    )
-    assert await claim_next(conn, uuid4()) is not None  # one running (one per entrypoint)
-    await conn.execute("UPDATE pgqueuer SET execute_after = now() + interval '1 hour' WHERE id = 5")
-    await conn.execute(
-        "UPDATE pgqueuer SET execute_after = now() - interval '90 seconds' WHERE id = 3"
-    )
+    await grants_in_every_state(conn, 5)
 
     rows = {row.entrypoint: row for row in await queue_entrypoint_metrics(conn)}
     assert set(rows) == {spec.name for spec in REGISTRY}

@@ -6,7 +6,7 @@ import sys
 from uuid import uuid4
 
 import pytest
-from queue_helpers import claim_next, enqueue_xp
+from queue_states import grants_in_every_state
 from testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
@@ -14,18 +14,7 @@ pytestmark = pytest.mark.queue
 
 async def test_metrics_count_every_state_and_worker_liveness(connect: Connect) -> None:
     conn, worker = await connect(), await connect("worker")
-    for n in range(4):
-        await enqueue_xp(conn, f"xp:{n}", grant_id=n, user_id=n + 1)  # one entity each
-    held = await claim_next(conn, uuid4())
-    assert held is not None
-    await conn.execute(
-        "SELECT queue_hold($1, $2, $3, '{}')", held.id, held.queue_manager_id, held.updated
-    )
-    assert await claim_next(conn, uuid4()) is not None  # one running (one per entrypoint)
-    await conn.execute("UPDATE pgqueuer SET execute_after = now() + interval '1 hour' WHERE id = 4")
-    await conn.execute(
-        "UPDATE pgqueuer SET execute_after = now() - interval '90 seconds' WHERE id = 3"
-    )
+    await grants_in_every_state(conn, 4)
     job_id = await conn.fetchval("SELECT id FROM jobs WHERE queue_job_id = 1")
     await conn.execute(
         "INSERT INTO effect_bindings (job_id, effect_key, destination, state) VALUES ($1, 'send', 'c:1', 'uncertain')",
