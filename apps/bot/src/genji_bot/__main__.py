@@ -1,5 +1,9 @@
 """`python -m genji_bot`: the Discord bot with its queue worker (DISCORD_TOKEN is required).
 
+Exit statuses: 0 after a drained stop; 1 when the worker or the Discord connection died (restart
+it); 2 when a restart will not help: no token, a token Discord refuses, a gateway closed for
+good, a missing setting, or a queue login that fails.
+
 Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
 same queue worker and handlers with the recorder in place of Discord. SENTRY_DSN turns on Sentry
 (genji_worker.sentry_setup).
@@ -16,7 +20,7 @@ from genji_worker.process import QueueLoginError, queue_dsn
 from genji_worker.sentry_setup import init_sentry
 
 from genji_bot.discord.client import EXIT_LOGIN, run_bot
-from genji_bot.settings import bot_settings_from_env
+from genji_bot.settings import MissingSetting, bot_settings_from_env
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set, so the bot cannot connect to Discord. To run the bot's queue "
@@ -31,7 +35,11 @@ def main() -> int:
         return EXIT_LOGIN
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("pgqueuer").setLevel(logging.WARNING)
-    settings = bot_settings_from_env()
+    try:
+        settings = bot_settings_from_env()
+    except MissingSetting as error:
+        print(error, file=sys.stderr)
+        return EXIT_LOGIN
     init_sentry("bot")
     try:
         queue_dsn("bot")

@@ -1,8 +1,11 @@
 """The bot's settings, from the environment.
 
 GENJI_API_URL and GENJI_API_KEY say how to reach the API (the key needs the bot's scopes);
-DISCORD_TOKEN and DISCORD_GUILD_ID the Discord side. Channel ids have one variable each; the
-defaults are placeholders for local runs against the recorder.
+DISCORD_TOKEN and DISCORD_GUILD_ID the Discord side, DISCORD_URL where Discord is (unset:
+Discord itself; the local stand-in of Discord otherwise). Channel and role ids have one variable
+each. Their defaults are placeholders, which the recorder and the stand-in know; with a token
+for Discord itself every one of them must be set, and a missing one stops the start-up naming
+it.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from datetime import timedelta
 
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
 
@@ -88,6 +92,43 @@ class BotSettings:
     queue_operator_ids: tuple[int, ...] = (DEFAULT_ALERT_RECIPIENT,)
     """Who may press the alert card's Retry job and Details (QUEUE_OPERATOR_IDS, comma-separated);
     the API checks the same list again."""
+    discord_url: str | None = None
+    """Where Discord's REST API and gateway are (DISCORD_URL, e.g. the local stand-in's URL);
+    None is Discord itself."""
+    nonce_window_seconds: float = 60.0
+    """How long after its intent a send is repeated with its nonce rather than looked for in
+    history (DISCORD_NONCE_WINDOW_SECONDS); keep it well inside Discord's deduplication window
+    of a few minutes. 0 never repeats a send."""
+
+    @property
+    def nonce_window(self) -> timedelta:
+        return timedelta(seconds=self.nonce_window_seconds)
+
+
+class MissingSetting(ValueError):
+    """A setting that Discord itself needs is not set."""
+
+    def __init__(self, variable: str) -> None:
+        super().__init__(
+            f"{variable} is not set: with a token for Discord itself every channel and role id "
+            "must be set (docs/bot.md, Settings)"
+        )
+        self.variable = variable
+
+
+def required_ids() -> tuple[str, ...]:
+    """The variables Discord itself needs, placeholders being only for the recorder and the
+    stand-in."""
+    channels = tuple(f"{item.name.upper()}_CHANNEL_ID" for item in fields(Channels))
+    skills = tuple(f"SKILL_ROLE_{item.name.upper()}_ID" for item in fields(SkillRoles))
+    return (
+        "DISCORD_GUILD_ID",
+        "BOT_USER_ID",
+        *channels,
+        *skills,
+        "RANK_ROLE_IDS",
+        "PRESTIGE_ROLE_IDS",
+    )
 
 
 def _channels(environ: Mapping[str, str]) -> Channels:
@@ -124,6 +165,10 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
     key = environ.get("GENJI_API_KEY")
     if not key:
         raise SystemExit("GENJI_API_KEY must hold the bot's API key")
+    if environ.get("DISCORD_TOKEN") and not environ.get("DISCORD_URL"):
+        for variable in required_ids():
+            if not environ.get(variable, "").strip():
+                raise MissingSetting(variable)
     optional = {
         name: int(environ[variable])
         for name, variable in (
@@ -146,5 +191,7 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         alert_lease_seconds=float(environ.get("JOB_ALERT_LEASE_SECONDS", "60")),
         queue_operator_ids=_ids(environ.get("QUEUE_OPERATOR_IDS", ""))
         or (DEFAULT_ALERT_RECIPIENT,),
+        discord_url=environ.get("DISCORD_URL") or None,
+        nonce_window_seconds=float(environ.get("DISCORD_NONCE_WINDOW_SECONDS", "60")),
         **optional,
     )

@@ -26,7 +26,9 @@ def main(consumers: dict[str, Consumer] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     settings = bot_settings_from_env()
-    port = RecorderPort(os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects"))
+    port = RecorderPort(
+        os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects"), settings.nonce_window
+    )
 
     async def run() -> None:
         api = ApiClient(settings.api_url, settings.api_key, timeout=settings.api_timeout_seconds)

@@ -12,6 +12,9 @@ or its name before the first ':' ):
 - on a send: lose-reply / lose-reply:N (the message is delivered, then the reply is lost),
   crash-mid (delivered, then SIGKILL before the id is recorded), forbidden (refused for good),
   not-sent (never reached Discord).
+A send with a nonce that an earlier send to the same destination carried within `nonce_window`
+returns that message and delivers nothing, as Discord does (none of the actions above apply to
+it); a window of zero turns nonces off.
 Guild members: members.json, {"absent": [user ids]}; everyone else is a member.
 """
 
@@ -24,7 +27,7 @@ import json
 import os
 import signal
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +61,7 @@ from genji_devstack.recorder import (
 
 DISCORD = "discord.jsonl"
 MEMBERS = "members.json"
+NONCE_WINDOW = timedelta(seconds=60)
 
 _current: contextvars.ContextVar[tuple[JobContext, str] | None] = contextvars.ContextVar(
     "recorded_effect", default=None
@@ -76,9 +80,10 @@ def _new_id() -> int:
 
 
 class RecorderPort:
-    def __init__(self, directory: Path | str) -> None:
+    def __init__(self, directory: Path | str, nonce_window: timedelta = NONCE_WINDOW) -> None:
         self.recorder = EffectRecorder(directory)
         self.directory = self.recorder.directory
+        self.nonce_window = nonce_window
 
     # -- checkpoints ---------------------------------------------------------------------
     async def reached(self, context: JobContext, effect: str, stage: Stage) -> None:
@@ -196,7 +201,20 @@ class RecorderPort:
             "attempt": context.attempt,
         }
 
-    async def send(self, target: Target, message: Outgoing) -> Sent:
+    def _deduplicated(self, destination: str, nonce: str | None) -> Sent | None:
+        if nonce is None or self.nonce_window <= timedelta(0):
+            return None
+        oldest = datetime.now(UTC) - self.nonce_window
+        for entry in self.sends(destination=destination):
+            if entry.get("nonce") == nonce and datetime.fromisoformat(entry["created_at"]) > oldest:
+                return Sent(entry["channel_id"], entry["message_id"], entry["thread_id"])
+        return None
+
+    async def send(self, target: Target, message: Outgoing, *, nonce: str | None = None) -> Sent:
+        earlier = self._deduplicated(destination_of(target), nonce)
+        if earlier is not None:
+            self._log({"op": "deduplicated", **self._who(), "destination": destination_of(target)})
+            return earlier
         current = _current.get()
         action = self._action(*current) if current else "complete"
         if action == "forbidden" or (
@@ -225,6 +243,7 @@ class RecorderPort:
                 "thread_id": sent.thread_id,
                 "fingerprint": message.fingerprint(),
                 "message": msgspec.to_builtins(message),
+                "nonce": nonce,
                 "created_at": datetime.now(UTC).isoformat(),
             }
         )

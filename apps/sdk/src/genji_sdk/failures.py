@@ -54,6 +54,24 @@ class EffectUncertain(Exception):
         self.stage = stage
 
 
+class EffectRefused(Exception):
+    """An external service refused an effect definitely, for a reason no retry can change
+    (missing permissions, a message it will not accept): nothing was done.
+
+    The job is held at once, naming the effect, its destination and the service's own reason,
+    until an operator fixes the cause and retries it; the retry performs the effect.
+    """
+
+    def __init__(self, effect: str, destination: str, reason: str):
+        super().__init__(
+            f"effect {effect!r} to {destination} was refused: {reason}; "
+            "fix the cause, then retry the job"
+        )
+        self.effect = effect
+        self.destination = destination
+        self.reason = reason
+
+
 class OwnershipLost(Exception):
     """The execution's claim is no longer active: a newer owner runs the job.
 

@@ -9,7 +9,8 @@ held), the handler under its deadline, then classification of what went wrong:
 - DependencyUnavailable, RateLimited and ConfigurationFailure defer the job without touching
   the budget, and outages pause claiming;
 - EffectUncertain holds the job at once (an external effect may have happened: only an
-  operator's reconciliation may let it run again); OwnershipLost stops the execution without
+  operator's reconciliation may let it run again), and so does EffectRefused (the service
+  refused for a reason only an operator can fix); OwnershipLost stops the execution without
   a queue write, since a newer owner holds the job;
 - cancellation propagates untouched, so PGQueuer records 'canceled' and the adapter returns the
   job to the queue.
@@ -55,6 +56,7 @@ from genji_sdk import (
 from genji_sdk.failures import (
     ConfigurationFailure,
     DependencyUnavailable,
+    EffectRefused,
     EffectUncertain,
     OwnershipLost,
     RateLimited,
@@ -166,6 +168,9 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         except EffectUncertain as error:
             log.error("job %s held: %s", job.id, error)
             await self._hold(job, job_id, claim, error_record("UncertainEffect", str(error)))
+        except EffectRefused as error:
+            log.error("job %s held: %s", job.id, error)
+            await self._hold(job, job_id, claim, error_record("RefusedEffect", str(error)))
         except OwnershipLost as error:
             # A newer owner holds the job: write nothing, that owner finishes it.
             log.warning("job %s: claim lost during the handler (%s); stopped", job.id, error)

@@ -9,8 +9,13 @@ the gateway is ready and the API answers; it never waits for the queue's backlog
 Stopping: SIGTERM/SIGINT reach the worker's supervisor (genji_worker.process.serve), which stops
 claiming and drains; when the worker task ends the Discord connection is closed, so transports
 close after the queue. A worker that dies stops the process with a non-zero status (its manager
-restarts it), never leaving a connected bot that consumes nothing; a Discord connection that ends
-on its own drains the worker and exits non-zero too.
+restarts it), never leaving a connected bot that consumes nothing. Whatever closes the client
+first drains the worker before Discord's HTTP session closes, so handlers finish their sends: a
+gateway that Discord closes for good (4004 authentication failed, 4010-4014) exits EXIT_LOGIN,
+as a refused token at login does; any other end of the connection exits EXIT_DIED.
+
+DISCORD_URL points discord.py at another Discord (the local stand-in): its REST API under
+`/api/v10`, and the gateway that its `/gateway/bot` names.
 """
 
 from __future__ import annotations
@@ -70,6 +75,20 @@ class GenjiBot(discord.Client):
         self.worker_task: asyncio.Task[None] | None = None
         self.restore_task: asyncio.Task[object] | None = None
         self.alerts_task: asyncio.Task[None] | None = None
+        self.draining = False
+        """True once the client drained the worker because Discord ended first."""
+
+    async def close(self) -> None:
+        worker = self.worker_task
+        if worker is not None and not worker.done() and not self.draining:
+            # Discord is going away first: drain the queue worker the way SIGTERM does while
+            # the HTTP session still carries the handlers' last requests.
+            self.draining = True
+            log.critical("the Discord connection is closing; draining the queue worker")
+            os.kill(os.getpid(), signal.SIGTERM)
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.shield(worker)
+        await super().close()
 
     async def setup_hook(self) -> None:
         load_features()
@@ -78,7 +97,7 @@ class GenjiBot(discord.Client):
         self.views.connect(DiscordViewSink(self))
         services = BotServices(
             api=self.api,
-            port=DiscordPort(self, self.settings.guild_id),
+            port=DiscordPort(self, self.settings.guild_id, self.settings.nonce_window),
             settings=self.settings,
             views=self.views,
         )
@@ -112,22 +131,32 @@ class GenjiBot(discord.Client):
         return EXIT_DIED if error is not None else 0
 
 
+def use_discord_at(url: str) -> None:
+    """Send discord.py's REST requests to `url` (its gateway is the one `/gateway/bot` names)."""
+    discord.http.Route.BASE = f"{url.rstrip('/')}/api/v{discord.http.INTERNAL_API_VERSION}"
+
+
 async def run_bot(settings: BotSettings, token: str) -> int:
+    if settings.discord_url:
+        use_discord_at(settings.discord_url)
     api = ApiClient(settings.api_url, settings.api_key, timeout=settings.api_timeout_seconds)
     client = GenjiBot(settings, api)
     try:
         async with client:
             await client.start(token)
-    except discord.LoginFailure as error:
-        log.error("Discord refused the bot's token: %s", error)
+    except discord.LoginFailure:
+        log.error("Discord refused the bot's token (DISCORD_TOKEN); the bot did not start")
         await api.aclose()
         return EXIT_LOGIN
-    worker = client.worker_task
-    if worker is not None and not worker.done():
-        # Discord ended first: drain the worker the way SIGTERM does, then report it.
-        log.critical("the Discord connection ended; draining the queue worker")
-        os.kill(os.getpid(), signal.SIGTERM)
-        with contextlib.suppress(Exception):
-            await worker
+    except (discord.ConnectionClosed, discord.PrivilegedIntentsRequired) as error:
+        code = getattr(error, "code", 4014)
+        log.error(
+            "Discord closed the gateway with %s and does not allow resuming; the queue worker "
+            "was drained and the bot stops (fix the token or intents before restarting it)",
+            code,
+        )
+        await api.aclose()
+        return EXIT_LOGIN
+    if client.draining:
         return EXIT_DIED
     return client.exit_status()

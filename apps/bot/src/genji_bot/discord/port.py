@@ -4,34 +4,39 @@ Works from the moment the client has logged in (REST only; the gateway cache is 
 has the object and fetched around otherwise), so the queue worker may start before the gateway
 is ready.
 
-Failures, as the port's contract names them:
-- discord.Forbidden -> Forbidden; discord.NotFound -> NotFound (a delete of a message already
-  gone succeeds);
-- 429: discord.py waits out short limits itself; a limit longer than the client's
-  `max_ratelimit_timeout` (discord.RateLimited) or an HTTP 429 it does not handle ->
-  genji_sdk.failures.RateLimited;
-- a connection that could not be opened (aiohttp.ClientConnectorError: DNS, refused, TLS
-  before the request) -> NotSent for a send, DependencyUnavailable("discord") for the other
-  operations (an outage, not a failure of the job);
-- anything else propagates: for a send its outcome is unknown (the bindings hold it as such).
-  discord.py itself repeats a request that got a 500/502/504/524 answer, which for a send that
-  Discord did accept can post the message twice; nothing on this side can tell.
+Discord's answers, as the port's contract names them:
+- 403 with code 50007 (the user's DMs are closed) -> Forbidden, that destination for good;
+  any other 403 (50001 Missing Access, 50013 Missing Permissions) and any other 4xx (a 400 for
+  an invalid message, code 50035) -> Refused, with Discord's status, code and message;
+- 404 -> NotFound (a delete of a message already gone succeeds);
+- 401 -> ConfigurationFailure (the token was revoked: every job waits, none is held);
+- 429: discord.py waits out limits up to the client's `max_ratelimit_timeout` itself; a longer
+  one (discord.RateLimited) or a 429 it leaves to us -> genji_sdk.failures.RateLimited;
+- a connection that could not be opened (aiohttp.ClientConnectorError) -> NotSent for a send,
+  DependencyUnavailable("discord") for the rest;
+- 5xx after discord.py's own repeats -> DependencyUnavailable("discord") except on a send;
+- anything else during a send (a dropped connection, a 5xx, a timeout) propagates: its outcome
+  is unknown. Every repeat discord.py makes inside one call carries the same payload, nonce
+  included, so it cannot post the message twice; `genji_bot.effects.sends` repeats it across
+  calls with the binding's nonce.
 
 `recent` reads at most RECENT_LIMIT messages of the destination created after `since`, keeps
 the bot's own, and fingerprints each as genji_bot.discord.readback reads it (see its limits).
-For a new forum thread it looks at the guild's active threads in that forum that the bot
-created since then, and their starter messages; a thread archived meanwhile is not seen.
+For a new forum thread (thread creation takes no nonce) it looks at the guild's active threads
+in that forum that the bot created since then, and their starter messages; a thread archived
+meanwhile is not seen.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 import aiohttp
 import discord
-from genji_sdk.failures import DependencyUnavailable, RateLimited
+from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
 
 from genji_bot.discord import render
 from genji_bot.discord.readback import outgoing_of
@@ -44,6 +49,7 @@ from genji_bot.effects.port import (
     NotFound,
     NotSent,
     Outgoing,
+    Refused,
     Seen,
     Sent,
     Target,
@@ -51,6 +57,9 @@ from genji_bot.effects.port import (
 
 # A Cloudflare or unparsed 429 carries no retry_after that discord.py reads.
 DEFAULT_RETRY_AFTER = 60.0
+# Discord's JSON error code for "Cannot send messages to this user" (closed DMs).
+CANNOT_MESSAGE_USER = 50007
+UNKNOWN_MEMBER = 10007
 
 
 def _retry_after(error: discord.HTTPException) -> float:
@@ -61,19 +70,33 @@ def _retry_after(error: discord.HTTPException) -> float:
         return DEFAULT_RETRY_AFTER
 
 
+def _refused(error: discord.HTTPException) -> Refused:
+    return Refused(error.status, error.code, error.text)
+
+
 @contextlib.contextmanager
 def _classified(*, sending: bool) -> Iterator[None]:
     try:
         yield
     except discord.Forbidden as error:
-        raise Forbidden(f"Discord refused: {error.text or error.status}") from error
+        if error.code == CANNOT_MESSAGE_USER:
+            raise Forbidden(f"Discord refused: {error.text or error.status}") from error
+        raise _refused(error) from error
     except discord.NotFound as error:
         raise NotFound(f"Discord has no such target: {error.text or error.status}") from error
     except discord.RateLimited as error:
         raise RateLimited(error.retry_after, "Discord") from error
+    except discord.DiscordServerError as error:
+        if sending:
+            raise
+        raise DependencyUnavailable("discord", f"{error.status} {error.text}") from error
     except discord.HTTPException as error:
         if error.status == 429:
             raise RateLimited(_retry_after(error), "Discord") from error
+        if error.status == 401:
+            raise ConfigurationFailure(f"Discord refused the bot's token: {error.text}") from error
+        if 400 <= error.status < 500:
+            raise _refused(error) from error
         raise
     except aiohttp.ClientConnectorError as error:
         if sending:
@@ -82,9 +105,10 @@ def _classified(*, sending: bool) -> Iterator[None]:
 
 
 class DiscordPort:
-    def __init__(self, client: discord.Client, guild_id: int) -> None:
+    def __init__(self, client: discord.Client, guild_id: int, nonce_window: timedelta) -> None:
         self.client = client
         self.guild_id = guild_id
+        self.nonce_window = nonce_window
 
     # -- lookups ------------------------------------------------------------------------------
     @property
@@ -103,8 +127,8 @@ class DiscordPort:
         return forum
 
     async def _dm(self, user_id: int) -> discord.DMChannel:
-        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
+        # discord.py keeps the DM channels it opened: one request per user and process.
+        return await self.client.create_dm(discord.Object(id=user_id))
 
     async def _guild(self) -> discord.Guild:
         return self.client.get_guild(self.guild_id) or await self.client.fetch_guild(self.guild_id)
@@ -123,18 +147,20 @@ class DiscordPort:
         return self.client.get_partial_messageable(channel_id)
 
     # -- sends --------------------------------------------------------------------------------
-    async def send(self, target: Target, message: Outgoing) -> Sent:
+    async def send(self, target: Target, message: Outgoing, *, nonce: str | None = None) -> Sent:
         with _classified(sending=True):
             if isinstance(target, NewForumThread):
                 return await self._create_thread(target, message)
             if isinstance(target, Forward):
-                return await self._forward(target)
+                return await self._forward(target, nonce)
             destination: discord.abc.Messageable = (
                 await self._dm(target.user_id)
                 if isinstance(target, DirectMessage)
                 else self._messageable(target.channel_id)
             )
             arguments = render.message_arguments(message)
+            if nonce is not None:
+                arguments["nonce"] = nonce
             posted = await destination.send(**arguments)
             return Sent(channel_id=posted.channel.id, message_id=posted.id)
 
@@ -150,15 +176,16 @@ class DiscordPort:
             thread_id=created.thread.id,
         )
 
-    async def _forward(self, target: Forward) -> Sent:
+    async def _forward(self, target: Forward, nonce: str | None) -> Sent:
         source = self._messageable(target.source_channel_id).get_partial_message(
             target.source_message_id
         )
         reference = source.to_reference(
             fail_if_not_exists=True, type=discord.MessageReferenceType.forward
         )
+        arguments: dict[str, Any] = {"nonce": nonce} if nonce is not None else {}
         posted = await self._messageable(target.channel_id).send(
-            reference=reference, allowed_mentions=discord.AllowedMentions.none()
+            reference=reference, allowed_mentions=discord.AllowedMentions.none(), **arguments
         )
         return Sent(channel_id=posted.channel.id, message_id=posted.id)
 
@@ -256,18 +283,20 @@ class DiscordPort:
     async def set_member_roles(
         self, user_id: int, *, add: frozenset[int], remove: frozenset[int]
     ) -> bool:
+        # One role at a time, with no member fetch: callers pass the differences they read, and
+        # roles others change meanwhile are kept. Adding a held role or removing a missing one
+        # is a no-op at Discord.
+        http = self.client.http
         with _classified(sending=False):
-            member = await self._member(user_id)
-            if member is None:
-                return False
-            # Only the differences, one role at a time: roles others change meanwhile are kept.
-            current = {role.id for role in member.roles}
-            missing = sorted(add - current)
-            extra = sorted(remove & current)
-            if missing:
-                await member.add_roles(*(discord.Object(id=role) for role in missing))
-            if extra:
-                await member.remove_roles(*(discord.Object(id=role) for role in extra))
+            try:
+                for role in sorted(add):
+                    await http.add_role(self.guild_id, user_id, role)
+                for role in sorted(remove):
+                    await http.remove_role(self.guild_id, user_id, role)
+            except discord.NotFound as error:
+                if error.code == UNKNOWN_MEMBER:
+                    return False
+                raise
             return True
 
 

@@ -5,20 +5,23 @@ Handlers describe messages as plain values (`Outgoing`), so the discord.py adapt
 (`genji_devstack.recorder_port`) render the same thing. Mentions are always explicit: a message
 pings exactly the users and roles in its `mentions`, never @everyone.
 
-Failures a port raises:
-- `Forbidden`: Discord refused this destination for good (closed DMs, missing access); the
-  message was not sent.
+Failures a port raises (each but the last means nothing was sent):
+- `Forbidden`: this destination refuses the bot for good (a user whose DMs are closed).
+- `Refused`: Discord refused the request itself (an invalid message, missing access or
+  permissions); an operator can fix the cause, after which the same send may succeed.
 - `NotFound`: the channel, message, thread or member does not exist.
 - `NotSent`: the request surely did not reach Discord (connection refused before sending).
-- `genji_sdk.failures.RateLimited`: wait `retry_after`; nothing was sent.
+- `genji_sdk.failures.RateLimited`: wait `retry_after`.
+- `genji_sdk.failures.ConfigurationFailure`: Discord refused the bot's token.
 - any other exception during a send: the outcome is unknown (the request may have been
-  delivered and its reply lost).
+  delivered and its reply lost). Repeating the send with the same `nonce` within the port's
+  `nonce_window` cannot post it twice: Discord answers with the message the nonce created.
 """
 
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 import msgspec
@@ -29,7 +32,17 @@ class PortError(Exception):
 
 
 class Forbidden(PortError):
-    """The destination refused the request for good; nothing was sent."""
+    """The destination refuses the bot for good; nothing was sent."""
+
+
+class Refused(PortError):
+    """Discord refused this request, definitely and with a reason an operator can act on."""
+
+    def __init__(self, status: int, code: int, text: str) -> None:
+        super().__init__(f"Discord refused the request: {status} (code {code}) {text}".rstrip())
+        self.status = status
+        self.code = code
+        self.text = text
 
 
 class NotFound(PortError):
@@ -143,7 +156,11 @@ RECENT_LIMIT = 50
 
 
 class DiscordPort(Protocol):
-    async def send(self, target: Target, message: Outgoing) -> Sent:
+    nonce_window: timedelta
+    """How long after a send with a nonce a repeat with the same nonce returns the first
+    message instead of posting another (no new forum thread is deduplicated this way)."""
+
+    async def send(self, target: Target, message: Outgoing, *, nonce: str | None = None) -> Sent:
         """Send (or create the thread, or forward); the ids Discord returned."""
         ...
 

@@ -1,32 +1,52 @@
 """Sends that survive replays: intent first, then the returned ids, through the API's bindings.
 
+Every attempt of one bound send carries the same Discord nonce (genji_bot.effects.nonces), so
+while the intent is younger than the port's `nonce_window` repeating the send cannot post it
+twice: Discord answers with the message the nonce already created.
+
 On a replay of the same (job, effect, destination):
 - a recorded message is reused and the handler goes on;
 - a send that never began is sent;
-- a send that began without recording an id (the process died, or the reply was lost) is looked
-  for in the destination's recent history by its fingerprint: exactly one of the bot's own
-  messages with it, created since the intent, is adopted; anything else holds the job as
-  uncertain, naming the effect, the destination and the last stage reached.
+- a send that began without recording an id (the process died, or the reply was lost) is
+  repeated with its nonce while the window allows; after it (and for new forum threads, which
+  take no nonce) it is looked for in the destination's recent history by its fingerprint:
+  exactly one of the bot's own messages with it, created since the intent, is adopted; anything
+  else holds the job as uncertain, naming the effect, the destination and the last stage.
 - a destination settled as failed raises `Forbidden` again; one settled as skipped returns None.
+
+A lost reply is repeated at once with the nonce; when Discord stays unreachable the intent is
+left as it is and the job waits for Discord (no failure is charged), to be settled the same way
+by its next execution. A definite refusal is never uncertain: nothing was sent, the intent is
+released, and the job is held with Discord's reason (`EffectRefused`) for an operator to fix and
+retry; only a closed DM (`Forbidden`) settles its destination as failed for good.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
-from genji_sdk.failures import DependencyUnavailable, EffectUncertain, RateLimited
+from genji_sdk.failures import (
+    ConfigurationFailure,
+    DependencyUnavailable,
+    EffectRefused,
+    EffectUncertain,
+    RateLimited,
+)
 from genji_sdk.sends import SendState
 
 from genji_bot.api import JobApi
 from genji_bot.effects.checkpoints import Checkpoints
+from genji_bot.effects.nonces import send_nonce
 from genji_bot.effects.port import (
     DiscordPort,
     Forbidden,
+    NewForumThread,
     NotFound,
     NotSent,
     Outgoing,
+    Refused,
     Sent,
     Target,
     destination_of,
@@ -35,6 +55,8 @@ from genji_bot.effects.port import (
 SENDS = "/internal/effects/sends"
 # Discord's clock and ours may disagree a little about when the intent was recorded.
 CLOCK_SKEW = timedelta(seconds=5)
+# How often a send whose reply was lost is repeated at once with its nonce.
+LOST_REPLY_REPEATS = 2
 
 
 class Mirror(msgspec.Struct, frozen=True):
@@ -91,12 +113,11 @@ async def _hold_uncertain(
 
 
 async def _reconcile(
-    api: JobApi, port: DiscordPort, effect: str, target: Target, state: SendState
+    api: JobApi, port: DiscordPort, effect: str, target: Target, state: SendState, stage: str
 ) -> Sent:
     """Adopt the one earlier message with this send's fingerprint, or hold the job."""
     destination = destination_of(target)
-    stage = str(state.detail.get("reason") or state.detail.get("stage") or state.state)
-    seen = await port.recent(target, _since(state))
+    seen = await port.recent(target, state.created_at - CLOCK_SKEW)
     matches = [item for item in seen if item.fingerprint == state.fingerprint]
     if len(matches) != 1:
         found = "no" if not matches else f"{len(matches)}"
@@ -106,8 +127,47 @@ async def _reconcile(
     return matches[0].sent
 
 
-def _since(state: SendState) -> datetime:
-    return state.created_at - CLOCK_SKEW
+def _nonce(api: JobApi, effect: str, target: Target, state: SendState) -> str:
+    return send_nonce(api.context.job_id, effect, destination_of(target), state.created_at)
+
+
+def _deduplicated(port: DiscordPort, target: Target, state: SendState) -> bool:
+    """Whether Discord still answers a repeat of this intent's send with its first message."""
+    if isinstance(target, NewForumThread):
+        return False
+    return datetime.now(UTC) - state.created_at + CLOCK_SKEW < port.nonce_window
+
+
+async def _settle(
+    api: JobApi,
+    port: DiscordPort,
+    effect: str,
+    target: Target,
+    message: Outgoing,
+    state: SendState,
+    stage: str,
+    repeats: int,
+) -> Sent:
+    """Settle an intent whose send may have happened: repeat it with its nonce while Discord
+    deduplicates it, then look for it in history (holding the job when that does not settle it).
+    While Discord does not answer, the intent is left for the next execution."""
+    for _ in range(repeats):
+        if not _deduplicated(port, target, state):
+            break
+        try:
+            return await port.send(target, message, nonce=_nonce(api, effect, target, state))
+        except NotSent as error:
+            raise DependencyUnavailable("discord", str(error)) from error
+        except (RateLimited, ConfigurationFailure, DependencyUnavailable):
+            raise
+        except (Forbidden, Refused, NotFound):
+            break  # says nothing about the earlier attempt: look for it instead
+        except Exception:  # its outcome is unknown again
+            continue
+    else:
+        if repeats:
+            raise DependencyUnavailable("discord", f"outcome of {effect!r} unknown; repeated later")
+    return await _reconcile(api, port, effect, target, state, stage)
 
 
 async def send_once(
@@ -123,8 +183,9 @@ async def send_once(
     """Send `message` to `target` at most once for this job's `effect`.
 
     Returns the ids of the message (sent now or recorded earlier), or None when the destination
-    was settled as skipped. Raises Forbidden when it was refused for good (now or earlier), and
-    EffectUncertain when an earlier attempt may have sent it and no evidence settles it.
+    was settled as skipped. Raises Forbidden when it was refused for good (now or earlier),
+    EffectRefused when Discord refused it now, and EffectUncertain when an earlier attempt may
+    have sent it and no evidence settles it.
     """
     destination = destination_of(target)
     # Before the intent: a failure or a crash here means the send never began.
@@ -143,10 +204,11 @@ async def send_once(
             # An operator located this message: its domain column is written now.
             await _complete(api, effect, destination, sent, mirror)
     elif not state.fresh:
-        sent = await _reconcile(api, port, effect, target, state)
+        stage = str(state.detail.get("reason") or state.detail.get("stage") or state.state)
+        sent = await _settle(api, port, effect, target, message, state, stage, repeats=1)
         await _complete(api, effect, destination, sent, mirror)
     else:
-        sent = await _send_fresh(api, port, effect, target, message, mirror)
+        sent = await _send_fresh(api, port, effect, target, message, state, mirror)
     await checkpoints.reached(api.context, effect, "after")
     return sent
 
@@ -157,31 +219,39 @@ async def _send_fresh(
     effect: str,
     target: Target,
     message: Outgoing,
+    state: SendState,
     mirror: Mirror | None,
 ) -> Sent:
     """Send under the intent this execution just recorded, then record the ids."""
     destination = destination_of(target)
+    nonce = _nonce(api, effect, target, state) if _deduplicated(port, target, state) else None
     try:
-        sent = await port.send(target, message)
+        sent = await port.send(target, message, nonce=nonce)
     except Forbidden as error:
-        await _binding(
-            api,
-            "/settle",
-            effect,
-            {"destination": destination, "state": "failed", "reason": str(error)[:500]},
-        )
+        await _settle_failed(api, effect, destination, str(error))
         raise
-    except (NotSent, NotFound, RateLimited) as error:
+    except (Refused, NotSent, NotFound, RateLimited, ConfigurationFailure) as error:
         await _post(api, "/release", effect, {"destination": destination})
+        if isinstance(error, Refused):
+            raise EffectRefused(effect, destination, str(error)) from error
         if isinstance(error, NotSent):
             raise DependencyUnavailable("discord", str(error)) from error
         raise
-    except Exception as error:
-        raise await _hold_uncertain(
-            api, effect, destination, "sent, reply lost", type(error).__name__
-        ) from error
+    except Exception:
+        sent = await _settle(
+            api, port, effect, target, message, state, "sent, reply lost", LOST_REPLY_REPEATS
+        )
     await _complete(api, effect, destination, sent, mirror)
     return sent
+
+
+async def _settle_failed(api: JobApi, effect: str, destination: str, reason: str) -> None:
+    await _binding(
+        api,
+        "/settle",
+        effect,
+        {"destination": destination, "state": "failed", "reason": reason[:500]},
+    )
 
 
 async def skip_send(api: JobApi, effect: str, target: Target, reason: str) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from genji_sdk.failures import DependencyUnavailable
 
 from genji_bot.consumers import JobRun
-from genji_bot.effects.port import Forbidden, NotFound, NotSent
+from genji_bot.effects.port import Forbidden, NotFound, NotSent, Refused
 from genji_bot.features.tournament_cards import TournamentCategory
 
 log = logging.getLogger("genji.bot.tournaments")
@@ -34,7 +34,7 @@ async def _set(job: JobRun, user_id: int, role_id: int, *, holds: bool) -> None:
         await job.port.set_member_roles(user_id, add=add, remove=remove)
     except NotSent as error:
         raise DependencyUnavailable("discord", str(error)) from error
-    except (Forbidden, NotFound) as error:
+    except (Forbidden, Refused, NotFound) as error:
         log.warning("champion role %d of user %d not changed: %s", role_id, user_id, error)
 
 
