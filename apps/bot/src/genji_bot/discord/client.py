@@ -15,7 +15,7 @@ gateway that Discord closes for good (4004 authentication failed, 4010-4014) exi
 as a refused token at login does; any other end of the connection exits EXIT_DIED.
 
 DISCORD_URL points discord.py at another Discord (the local stand-in): its REST API under
-`/api/v10`, and the gateway that its `/gateway/bot` names.
+`/api/v10` and its gateway at `/gateway`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import signal
 
 import asyncpg
 import discord
+import yarl
+from discord.gateway import DiscordWebSocket
 
 # Declares the alert card's Retry job and Details dynamic items, registered in setup_hook.
 from genji_bot.alerts import controls as _alert_controls  # noqa: F401
@@ -132,8 +134,12 @@ class GenjiBot(discord.Client):
 
 
 def use_discord_at(url: str) -> None:
-    """Send discord.py's REST requests to `url` (its gateway is the one `/gateway/bot` names)."""
-    discord.http.Route.BASE = f"{url.rstrip('/')}/api/v{discord.http.INTERNAL_API_VERSION}"
+    """Talk to the Discord at `url`: REST under `/api/v10`, the gateway at `/gateway` (a
+    `discord.Client` connects to its class's default gateway, never asking `/gateway/bot`)."""
+    base = url.rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v{discord.http.INTERNAL_API_VERSION}"
+    websocket = "ws" + base.removeprefix("http")
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{websocket}/gateway")
 
 
 async def run_bot(settings: BotSettings, token: str) -> int:
