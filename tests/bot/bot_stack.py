@@ -32,6 +32,7 @@ from genji_bot.consumers import CONSUMERS, BotServices, Consumer, JobRun, bot_ha
 from genji_bot.features import load_features
 from genji_bot.settings import BotSettings
 from genji_bot.views.registry import ViewRegistry
+from genji_devstack.discord_standin import DEFAULT_TOKEN as STANDIN_TOKEN
 from genji_devstack.recorder_port import RecorderPort
 from genji_sdk import REGISTRY
 from genji_worker.settings import settings_from_env
@@ -171,10 +172,12 @@ class BotProcess:
         log_path: Path,
         environment: Mapping[str, str] | None = None,
         script: Path | None = None,
+        discord_url: str | None = None,
     ) -> BotProcess:
-        """The recorded bot, or `script` (a test's variant of it, run as a file)."""
+        """The recorded bot, or `script` (a test's variant of it, run as a file), or with
+        `discord_url` the real bot, `python -m genji_bot`, talking to that stand-in of Discord."""
         env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("GENJI_")},
+            **{k: v for k, v in os.environ.items() if not k.startswith(("GENJI_", "DISCORD_"))},
             **FAST,
             **(environment or {}),
             "GENJI_API_URL": stack.url,
@@ -182,11 +185,16 @@ class BotProcess:
             "QUEUE_DATABASE_URL": stack.worker_dsn,
             "GENJI_RECORDER_DIR": str(stack.recorder.directory),
         }
+        if script:
+            command = [sys.executable, str(script)]
+        elif discord_url:
+            command = [sys.executable, "-m", "genji_bot"]
+            env.update(DISCORD_URL=discord_url, DISCORD_TOKEN=STANDIN_TOKEN)
+        else:
+            command = [sys.executable, "-m", "genji_devstack.recorded_bot"]
         with log_path.open("ab") as out:
             process = subprocess.Popen(
-                [sys.executable, str(script)]
-                if script
-                else [sys.executable, "-m", "genji_devstack.recorded_bot"],
+                command,
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

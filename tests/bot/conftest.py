@@ -1,4 +1,6 @@
-"""Fixtures of the bot suite: the API served on the test database, the recorder, the bot's key."""
+"""Fixtures of the bot suite: the API served on the test database, the recorder, the bot's key,
+and the loopback stand-in of Discord that the real client (`BotProcess.start(discord_url=...)`)
+talks to."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from genji_bot.settings import BotSettings
 sys.path.insert(0, str(Path(__file__).parents[1] / "api"))
 
 from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
+from genji_devstack.discord_standin import DiscordStandIn, StandInControl, world_for_bot
 from genji_devstack.recorder_port import RecorderPort
 from secrets_seen import issue_token
 from served_api import served_api
@@ -53,3 +56,17 @@ async def stack(
             worker_dsn=db.worker_dsn,
             settings=BotSettings(api_url=served, api_key=bot_key, bot_user_id=BOT_USER_ID),
         )
+
+
+@pytest.fixture
+async def standin(stack: BotStack) -> AsyncIterator[DiscordStandIn]:
+    """Discord as the bot's settings expect it: its guild, channels, forum and roles."""
+    async with DiscordStandIn(world_for_bot(stack.settings)) as running:
+        yield running
+
+
+@pytest.fixture
+async def discord(standin: DiscordStandIn) -> AsyncIterator[StandInControl]:
+    """The stand-in's control and inspection API."""
+    async with StandInControl(standin.url) as control:
+        yield control
