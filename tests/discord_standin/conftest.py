@@ -11,13 +11,10 @@ from dataclasses import dataclass, field
 import discord
 import pytest
 from genji_bot.settings import BotSettings
-from genji_devstack.discord_standin import (
-    DEFAULT_TOKEN,
-    DiscordStandIn,
-    StandInControl,
-    discord_py_pointed_at,
-    world_for_bot,
-)
+from genji_devstack.discord_standin.control import StandInControl
+from genji_devstack.discord_standin.pointing import discord_py_pointed_at
+from genji_devstack.discord_standin.seed import DEFAULT_TOKEN, world_for_bot
+from genji_devstack.discord_standin.server import DiscordStandIn
 
 SETTINGS = BotSettings(api_url="http://127.0.0.1:9", api_key="unused")
 READY_WITHIN = 5.0

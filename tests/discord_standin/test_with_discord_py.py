@@ -11,7 +11,9 @@ import discord
 import httpx
 import pytest
 from conftest import SETTINGS, StandInBot
-from genji_devstack.discord_standin import DiscordStandIn, StandInControl, discord_py_pointed_at
+from genji_devstack.discord_standin.control import StandInControl
+from genji_devstack.discord_standin.pointing import discord_py_pointed_at
+from genji_devstack.discord_standin.server import DiscordStandIn
 
 SEND = "POST /channels/{channel_id}/messages"
 CHANNEL = SETTINGS.channels.completions

@@ -22,11 +22,10 @@ from genji_devstack.discord_standin import errors, interactions, shapes
 from genji_devstack.discord_standin.errors import DiscordError
 from genji_devstack.discord_standin.faults import FaultBook
 from genji_devstack.discord_standin.gateway import Gateway
+from genji_devstack.discord_standin.report import CONTROL_PREFIX
 from genji_devstack.discord_standin.rest import Counts
 from genji_devstack.discord_standin.wire import json_response, read_body, snowflake
 from genji_devstack.discord_standin.world import Channel, ChannelKind, Message, World
-
-CONTROL_PREFIX = "/_standin"
 
 
 def stored_message(world: World, message: Message) -> dict[str, Any]:

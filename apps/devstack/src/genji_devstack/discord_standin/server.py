@@ -16,6 +16,7 @@ from genji_devstack.discord_standin.rest import PREFIX, Rest, RestConfig
 from genji_devstack.discord_standin.world import World
 
 DEFAULT_HEARTBEAT_MS = 41_250
+"""Discord's usual heartbeat interval (HELLO), in milliseconds."""
 
 
 class DiscordStandIn:
