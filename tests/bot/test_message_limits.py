@@ -591,7 +591,12 @@ def test_an_embed_past_six_thousand_characters_cuts_its_longest_texts_alike() ->
     assert embed.description.startswith(result.description[:-1])
 
 
-texts = st.text(alphabet=st.sampled_from("ab …\n"), max_size=3000) | st.sampled_from(["", " "])
+# Short texts, blank ones, and long ones of every length up to past each limit.
+texts = (
+    st.text(alphabet=st.sampled_from("ab …\n"), max_size=20)
+    | st.sampled_from(["", " "])
+    | st.builds(str.__mul__, st.sampled_from(["a", "b …"]), st.integers(0, 3000))
+)
 
 
 @st.composite
