@@ -12,9 +12,9 @@ from __future__ import annotations
 from genji_sdk.alerts import AlertCard, AlertEffect
 
 from genji_bot.alerts.custom_ids import DetailsControl, RetryControl
+from genji_bot.effects import limits
 from genji_bot.effects.port import NO_MENTIONS, Button, Embed, Field, Mentions, Outgoing
 
-FIELD_LIMIT = 1000
 STATE_LABELS = {
     "held": "Held: needs intervention",
     "pending": "Queued",
@@ -37,8 +37,7 @@ def _effects(effects: list[AlertEffect]) -> str:
         + f" ({effect.state})"
         for effect in effects
     ]
-    text = "\n".join(lines)
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "\u2026"
+    return limits.truncated("\n".join(lines), limits.FIELD_VALUE)
 
 
 def card(alert: AlertCard) -> Outgoing:

@@ -11,8 +11,10 @@ from genji_sdk.inspection import ActionView, BindingView, JobDetails
 from genji_sdk.recovery import RecoveryOutcome, RecoveryResult
 from genji_worker.errors import redact
 
-# Discord refuses content past 2000 characters; stay well below it.
-MAX_TEXT = 1900
+from genji_bot.effects import limits
+
+# Discord refuses content past limits.CONTENT characters; stay well below it.
+MAX_TEXT = limits.CONTENT - 100
 MAX_LISTED = 5
 RECENT_ACTIONS = 3
 

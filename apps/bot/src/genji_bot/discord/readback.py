@@ -1,12 +1,15 @@
 """A posted message read back as the `Outgoing` that produced it, to compare fingerprints.
 
+Messages are sent fitted to Discord's limits (genji_bot.effects.limits), and the fingerprint is
+taken of the fitted message, so a cut text or a placeholder for an empty field reads back equal.
+
 Limits (a message that does not survive them is not recognised, and its send is held as
 uncertain rather than sent twice):
-- mentions are not stored by Discord as they were allowed; they are read back as the users and
-  roles named in the content, in order of first appearance, so a message reconciles only when
-  its `Mentions` list exactly those, in that order;
-- Discord trims content and drops empty embed parts, so content with surrounding whitespace or
-  an embed field Discord refused does not compare equal;
+- Discord does not return the mentions a message allowed; `mentions` is read back as the users
+  and roles named in the content, in order of first appearance, and the fingerprint leaves
+  mentions out, so they never decide a match (a message naming users it does not ping
+  reconciles like any other);
+- Discord trims content, so content with surrounding whitespace does not compare equal;
 - only the first embed and the buttons of action rows are read (the port never sends more);
 - a forward carries no content of its own: it is read back as `Outgoing()`, so forwards are
   reconciled only when they were sent with an empty message.

@@ -1,7 +1,9 @@
 """`Outgoing` as discord.py arguments: content, embed, buttons and the mentions allowed.
 
-Every send and edit passes `allowed_mentions` built here: exactly the users and roles the
-message names, never @everyone or @here, and never the author of a replied-to message.
+Every send and edit renders the message fitted to Discord's limits
+(genji_bot.effects.limits.fitted), the form its fingerprint is taken of, and passes
+`allowed_mentions` built here: exactly the users and roles the message names, never @everyone
+or @here, and never the author of a replied-to message.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any
 
 import discord
 
+from genji_bot.effects.limits import fitted
 from genji_bot.effects.port import Button, Embed, Mentions, Outgoing
 
 STYLES: dict[str, discord.ButtonStyle] = {
@@ -79,6 +82,7 @@ def components(buttons: tuple[Button, ...]) -> discord.ui.View | None:
 
 def message_arguments(message: Outgoing) -> dict[str, Any]:
     """Keyword arguments of a send: only what the message has (discord.py rejects view=None)."""
+    message = fitted(message)
     arguments: dict[str, Any] = {
         "content": message.content or None,
         "allowed_mentions": allowed_mentions(message.mentions),
@@ -93,6 +97,7 @@ def message_arguments(message: Outgoing) -> dict[str, Any]:
 
 def edit_arguments(message: Outgoing) -> dict[str, Any]:
     """Keyword arguments of an edit: the message is replaced whole (missing parts are cleared)."""
+    message = fitted(message)
     return {
         "content": message.content or None,
         "embed": embed(message.embed) if message.embed is not None else None,

@@ -26,6 +26,8 @@ from typing import Literal, Protocol
 
 import msgspec
 
+from genji_bot.effects.limits import fitted
+
 
 class PortError(Exception):
     """A Discord request failed in a way the port could classify."""
@@ -93,8 +95,14 @@ class Outgoing(msgspec.Struct, frozen=True):
     mentions: Mentions = NO_MENTIONS
 
     def fingerprint(self) -> str:
-        """What a replay compares with the destination's history to find this message."""
-        return hashlib.sha256(msgspec.json.encode(self)).hexdigest()
+        """What a replay compares with the destination's history to find this message.
+
+        The digest of the message as Discord holds it: fitted to Discord's limits (as every
+        send and edit renders it), without its mentions, which Discord does not return. A
+        message within the limits and without mentions keeps the digest of its whole value.
+        """
+        shown = msgspec.structs.replace(fitted(self), mentions=NO_MENTIONS)
+        return hashlib.sha256(msgspec.json.encode(shown)).hexdigest()
 
 
 class Channel(msgspec.Struct, frozen=True, tag="channel"):

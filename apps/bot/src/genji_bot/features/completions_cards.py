@@ -12,9 +12,8 @@ import json
 import msgspec
 from genji_sdk.payloads import FailedAutoverifyEvent
 
+from genji_bot.effects import limits
 from genji_bot.effects.port import Button, Embed, Field, Outgoing
-
-DISCORD_LIMIT = 2000
 
 
 class CompletionView(msgspec.Struct, frozen=True, kw_only=True):
@@ -109,6 +108,7 @@ def autoverification_notice(event: FailedAutoverifyEvent) -> Outgoing:
         f"Screenshot: {event.screenshot}\n"
         f"```json\n{json.dumps(msgspec.to_builtins(extracted), indent=2)[:1200]}\n```"
     )
-    if len(text) > DISCORD_LIMIT:
-        text = text[: DISCORD_LIMIT - 4] + "\n```"
+    if len(text) > limits.CONTENT:
+        # Cut inside the code block, and close it.
+        text = text[: limits.CONTENT - 4] + "\n```"
     return Outgoing(content=text)

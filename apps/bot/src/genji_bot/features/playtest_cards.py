@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from genji_bot.effects import limits
 from genji_bot.effects.port import Button, Embed, Field, Mentions, Outgoing
 
 # Base XP of a playtest verdict (the API applies the current multiplier).
@@ -68,7 +69,7 @@ class PlaytestState(msgspec.Struct, frozen=True):
 
 
 def thread_name(state: PlaytestState) -> str:
-    return f"{state.code} | {state.map_name}"[:100]
+    return limits.thread_name(f"{state.code} | {state.map_name}")
 
 
 def thread_tags(state: PlaytestState, status: str) -> tuple[str, ...]:
