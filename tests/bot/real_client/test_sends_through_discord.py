@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import seed
+import seed_completions as sc
 from bot_stack import BotStack, eventually
 from discord_bot import job_status, operator_retry, post_newsfeed, running_bot
 from genji_devstack.discord_standin.control import StandInControl
@@ -95,3 +96,31 @@ async def test_q19_a_channel_refused_for_permissions_holds_the_job_with_discords
     posted = await discord.messages(channel)
     assert len(posted) == 1, posted
     assert await bound_message(stack, job_id) == ("completed", int(posted[0]["id"]))
+
+
+async def test_a_card_whose_field_would_pass_discords_limit_is_fitted_and_posted(
+    stack: BotStack, discord: StandInControl, tmp_path: Path
+) -> None:
+    # The API accepts a video URL of up to 2,048 characters; an embed field holds 1,024.
+    video = "https://youtu.be/" + "v" * 1_083
+    _, code = await seed.game_map(stack.owner)
+    response = await stack.http.post(
+        "/completions/",
+        json={
+            "code": code,
+            "user_id": await seed.user(stack.owner),
+            "time": 12.5,
+            "screenshot": sc.SCREENSHOT,
+            "video": video,
+        },
+    )
+    assert response.status_code == 201, response.text
+    job_id = response.json()["job_status"]["id"]
+    async with running_bot(stack, discord, tmp_path / "bot.log"):
+        status = await until_status(stack, job_id, "succeeded", "failed")
+
+    assert status["status"] == "succeeded", status
+    (card,) = await discord.messages(stack.settings.channels.verification_queue)
+    values = [field["value"] for field in card["embeds"][0]["fields"]]
+    cut = [value for value in values if value.startswith("https://youtu.be/vvv")]
+    assert len(cut) == 1 and len(cut[0]) == 1_024 and cut[0].endswith("…"), values
