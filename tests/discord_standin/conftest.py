@@ -41,6 +41,10 @@ class StandInBot(discord.Client):
         self.events = Events()
         self.task: asyncio.Task[None] | None = None
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before every IDENTIFY but the first (Discord's identify limit);
+        the stand-in has none."""
+
     async def on_ready(self) -> None:
         self.events.ready.set()
 

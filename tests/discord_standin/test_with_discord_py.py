@@ -13,6 +13,7 @@ import pytest
 from conftest import SETTINGS, StandInBot
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.pointing import discord_py_pointed_at
+from genji_devstack.discord_standin.seed import world_for_bot
 from genji_devstack.discord_standin.server import DiscordStandIn
 
 SEND = "POST /channels/{channel_id}/messages"
@@ -242,3 +243,33 @@ async def test_a_wrong_token_fails_login(standin: DiscordStandIn) -> None:
         async with client:
             with pytest.raises(discord.LoginFailure):
                 await client.login("not-the-token")
+
+
+async def test_a_non_resumable_invalid_session_identifies_again(
+    bot: StandInBot, control: StandInControl
+) -> None:
+    bot.events.ready.clear()
+    assert await control.invalid_session(resumable=False)
+    await asyncio.wait_for(bot.events.ready.wait(), WITHIN)
+    state = await control.gateway()
+    assert state["readies"] == 2 and state["connected"]
+    assert (await messageable(bot).send("after identify")).content == "after identify"
+
+
+async def test_interaction_tokens_expire_and_followups_need_an_answer() -> None:
+    world = world_for_bot(SETTINGS)
+    async with (
+        DiscordStandIn(world, interaction_timeout=0.05) as standin,
+        StandInControl(standin.url) as control,
+        httpx.AsyncClient(base_url=f"{standin.url}/api/v10") as http,
+    ):
+        interaction_id, token = await control.submit_modal(
+            channel_id=CHANNEL, custom_id="form", user_id=USER, values={"reason": "slow"}
+        )
+        early = await http.post(f"/webhooks/{SETTINGS.bot_user_id}/{token}", json={"content": "x"})
+        assert early.status_code == 404 and early.json()["code"] == 10015
+        await asyncio.sleep(0.1)  # past the (shortened) 3 s answer window
+        late = await http.post(f"/interactions/{interaction_id}/{token}/callback", json={"type": 6})
+        assert late.status_code == 404 and late.json()["code"] == 10062
+        record = await control.interaction(interaction_id)
+        assert record["type"] == 5 and not record["acknowledged"]

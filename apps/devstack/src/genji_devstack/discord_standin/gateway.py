@@ -37,6 +37,9 @@ HELLO = 10
 HEARTBEAT_ACK = 11
 
 AUTHENTICATION_FAILED = 4004
+# Dispatches kept per session for a RESUME to replay; older ones are dropped (a client that
+# far behind would be told to identify again by Discord too).
+REPLAY_LIMIT = 5_000
 
 
 @dataclass
@@ -92,6 +95,8 @@ class Gateway:
         session.seq += 1
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.sent.append(frame)
+        if len(session.sent) > REPLAY_LIMIT:
+            del session.sent[: len(session.sent) - REPLAY_LIMIT]
         await self._send(session.socket, frame)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
