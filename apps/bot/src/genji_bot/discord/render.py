@@ -1,7 +1,10 @@
 """`Outgoing` as discord.py arguments: content, embed, buttons and the mentions allowed.
 
-Every send and edit passes `allowed_mentions` built here: exactly the users and roles the
-message names, never @everyone or @here, and never the author of a replied-to message.
+Every send and edit passes `allowed_mentions` built here. A send allows exactly the users and
+roles the message names, never @everyone or @here, and never the author of a replied-to
+message. An edit allows no one (`no_mentions`), whatever the message names: an edit never pings,
+and any code that edits a message (the port's edit, a control greying out its button) takes its
+allowed mentions from `no_mentions`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ def allowed_mentions(mentions: Mentions) -> discord.AllowedMentions:
         roles=[discord.Object(id=role) for role in mentions.roles],
         replied_user=False,
     )
+
+
+def no_mentions() -> discord.AllowedMentions:
+    """The allowed mentions of every edit: no one."""
+    return discord.AllowedMentions.none()
 
 
 def embed(value: Embed) -> discord.Embed:
@@ -92,10 +100,11 @@ def message_arguments(message: Outgoing) -> dict[str, Any]:
 
 
 def edit_arguments(message: Outgoing) -> dict[str, Any]:
-    """Keyword arguments of an edit: the message is replaced whole (missing parts are cleared)."""
+    """Keyword arguments of an edit: the message is replaced whole (missing parts are cleared),
+    and it mentions no one, even when its content names someone."""
     return {
         "content": message.content or None,
         "embed": embed(message.embed) if message.embed is not None else None,
         "view": components(message.buttons),
-        "allowed_mentions": allowed_mentions(message.mentions),
+        "allowed_mentions": no_mentions(),
     }
