@@ -29,7 +29,7 @@ def alerts_destination(stack: BotStack) -> str:
 def supervisor(
     stack: BotStack, transport: httpx.AsyncBaseTransport | None = None, **settings: Any
 ) -> AlertSupervisor:
-    configured = dataclasses.replace(stack.settings, alert_poll_seconds=POLL, **settings)
+    configured = dataclasses.replace(stack.settings, **{"alert_poll_seconds": POLL, **settings})
     api = ApiClient(stack.url, stack.bot_key, timeout=10, transport=transport)
     return AlertSupervisor(api, stack.recorder, configured, stack.recorder)
 
@@ -108,6 +108,12 @@ async def until_rendered(
         )
 
     return await eventually(probe, deadline, f"the card of job {job_id} to be current")
+
+
+def refusals(stack: BotStack) -> list[dict[str, Any]]:
+    """Every request the recorder refused at the alerts channel, in order."""
+    destination = alerts_destination(stack)
+    return [e for e in stack.recorder.operations("refused") if e["destination"] == destination]
 
 
 def mentioned(entry: dict[str, Any]) -> dict[str, list[int]]:

@@ -121,3 +121,39 @@ def test_details_are_sanitized_bounded_and_say_what_needs_resolution() -> None:
     # Only the last three actions.
     assert "at generation 1 by" not in text and "at generation 2 by" in text
     assert "at generation 4 by" in text
+
+
+def test_a_finished_jobs_old_error_is_labelled_as_from_before_it_finished() -> None:
+    def finished(state: str, status: str) -> str:
+        return details_text(
+            JobDetails(
+                id=JOB,
+                event_name="api.xp.grant",
+                state=state,  # type: ignore[arg-type]
+                status=status,  # type: ignore[arg-type]
+                retry_generation=1,
+                handler_failures=0,
+                failure_budget=6,
+                attempts=1,
+                error_code="RuntimeError",
+                error_msg="ledger write timed out",
+                event_key=None,
+                entity_key=None,
+                created_at=AT,
+                held_at=AT,
+                retry_enabled=False,
+                receipts=[],
+                bindings=[],
+                actions=[],
+            )
+        )
+
+    for state, status, before in (
+        ("succeeded", "succeeded", "it succeeded"),
+        ("discarded", "failed", "it was discarded"),
+    ):
+        text = finished(state, status)
+        assert f"State: {state}" in text
+        assert "Last error: " not in text and "Held since" not in text
+        assert f"Last error, from before {before}: `RuntimeError` ledger write timed out" in text
+        assert f"Retry job: not available: {before}." in text

@@ -11,7 +11,11 @@ or its name before the first ':' ):
   before the effect), crash-after (SIGKILL once it is done), outage;
 - on a send: lose-reply / lose-reply:N (the message is delivered, then the reply is lost),
   crash-mid (delivered, then SIGKILL before the id is recorded), forbidden (refused for good),
-  not-sent (never reached Discord).
+  not-sent (never reached Discord);
+- at a destination, by its name as `destination_of` gives it ("channel:<id>"): forbidden (every
+  send, history read and edit there is refused for good, as a channel the bot lost access to),
+  complete (default) to lift it.
+Every refused request is logged as op "refused", with the operation and the time.
 A send with a nonce that an earlier send to the same destination carried within `nonce_window`
 returns that message and delivers nothing, as Discord does (none of the actions above apply to
 it); a window of zero turns nonces off.
@@ -188,6 +192,22 @@ class RecorderPort:
     def command(self, target: str, action: str, pid: int | None = None) -> None:
         self.recorder.command(target, action, pid)
 
+    def _refuse(self, operation: str, destination: str, refused: bool) -> None:
+        """Log and raise Forbidden when this request is refused (`refused`, or a destination
+        steered to forbidden)."""
+        if not refused and self.recorder.commands().get(destination) != "forbidden":
+            return
+        self._log(
+            {
+                "op": "refused",
+                **self._who(),
+                "operation": operation,
+                "destination": destination,
+                "at": datetime.now(UTC).isoformat(),
+            }
+        )
+        raise Forbidden(f"{destination} refuses the {operation}")
+
     # -- DiscordPort -----------------------------------------------------------------------
     def _who(self) -> dict[str, Any]:
         current = _current.get()
@@ -217,11 +237,12 @@ class RecorderPort:
             return earlier
         current = _current.get()
         action = self._action(*current) if current else "complete"
-        if action == "forbidden" or (
-            isinstance(target, DirectMessage) and target.user_id in self._absent()
-        ):
-            self._log({"op": "refused", **self._who(), "destination": destination_of(target)})
-            raise Forbidden(f"{destination_of(target)} refuses messages")
+        self._refuse(
+            "send",
+            destination_of(target),
+            action == "forbidden"
+            or (isinstance(target, DirectMessage) and target.user_id in self._absent()),
+        )
         if action == "not-sent":
             raise NotSent("connection refused")
         message_id = _new_id()
@@ -259,6 +280,7 @@ class RecorderPort:
 
     async def recent(self, target: Target, since: datetime) -> list[Seen]:
         destination = destination_of(target)
+        self._refuse("recent", destination, False)
         seen = [
             Seen(
                 sent=Sent(e["channel_id"], e["message_id"], e["thread_id"]),
@@ -274,6 +296,7 @@ class RecorderPort:
         return first[::-1]
 
     async def edit(self, channel_id: int, message_id: int, message: Outgoing) -> None:
+        self._refuse("edit", destination_of(Channel(channel_id)), False)
         if message_id not in self.messages():
             raise NotFound(f"message {message_id} does not exist")
         self._log(

@@ -25,8 +25,7 @@ from genji_bot.alerts.custom_ids import (
 from genji_bot.alerts.presses import Press, press_details, press_retry
 from genji_bot.api import ApiClient
 from genji_bot.discord.components import dynamic_item
-from genji_bot.discord.render import allowed_mentions
-from genji_bot.effects.port import Mentions
+from genji_bot.discord.render import no_mentions
 from genji_bot.settings import BotSettings
 
 log = logging.getLogger("genji.bot.alerts")
@@ -59,14 +58,20 @@ async def _answer(interaction: discord.Interaction[Any], text: str) -> None:
     )
 
 
-async def _disable_retry(message: discord.Message, custom_id: str, recipient: int) -> None:
-    """Grey out this button on the card at once; the alert supervisor renders the rest."""
-    view = discord.ui.View.from_message(message, timeout=None)
+def retry_disabled(view: discord.ui.View, custom_id: str) -> dict[str, Any]:
+    """The edit of a card's `view` that greys out the button `custom_id`: the same components,
+    that one disabled, as a view that only renders, and no one mentioned (an edit never pings)."""
     for item in view.children:
         if isinstance(item, discord.ui.Button) and item.custom_id == custom_id:
             item.disabled = True
     view.stop()  # render only: discord.py must not track this view for the message
-    await message.edit(view=view, allowed_mentions=allowed_mentions(Mentions(users=(recipient,))))
+    return {"view": view, "allowed_mentions": no_mentions()}
+
+
+async def _disable_retry(message: discord.Message, custom_id: str) -> None:
+    """Grey out this button on the card at once; the alert supervisor renders the rest."""
+    view = discord.ui.View.from_message(message, timeout=None)
+    await message.edit(**retry_disabled(view, custom_id))
 
 
 @dynamic_item
@@ -95,7 +100,7 @@ class RetryJobButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RE
 
         async def refresh_card() -> None:
             if message is not None:
-                await _disable_retry(message, self.control.custom_id, settings.alert_recipient_id)
+                await _disable_retry(message, self.control.custom_id)
 
         text = await press_retry(
             api, settings.queue_operator_ids, self.control, _press(interaction), refresh_card

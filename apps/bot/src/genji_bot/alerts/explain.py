@@ -20,6 +20,9 @@ RECENT_ACTIONS = 3
 
 _NOISE = re.compile(r"[\s\x00-\x1f\x7f]+")
 
+# A finished job's last error is history, not its state: it is shown labelled as from before.
+_FINISHED = {"succeeded": "it succeeded", "discarded": "it was discarded"}
+
 
 def clean(text: str | None, limit: int = 120) -> str:
     """One line of untrusted text: secrets redacted, no code fences or mentions, bounded."""
@@ -115,7 +118,23 @@ def _retry_line(details: JobDetails, uncertain: list[BindingView]) -> str:
         return "Retry job: available."
     if uncertain:
         return "Retry job: disabled until every uncertain send is resolved."
+    if details.state in _FINISHED:
+        return f"Retry job: not available: {_FINISHED[details.state]}."
     return f"Retry job: not available while the job is {details.state}."
+
+
+def _error_lines(details: JobDetails) -> list[str]:
+    """When it was held and its last error; for a finished job, no held time and the error
+    labelled as from before it finished (what it failed with before, not what is wrong now)."""
+    error = f"`{clean(details.error_code, 60)}` {clean(details.error_msg, 300)}"
+    if details.state in _FINISHED:
+        if not (details.error_code or details.error_msg):
+            return []
+        return [f"Last error, from before {_FINISHED[details.state]}: {error}"]
+    lines = [f"Held since: {_when(details.held_at)}"]
+    if details.error_code or details.error_msg:
+        lines.append(f"Last error: {error}")
+    return lines
 
 
 def details_lines(details: JobDetails) -> list[str]:
@@ -125,12 +144,8 @@ def details_lines(details: JobDetails) -> list[str]:
         f"State: {details.state} (status {details.status}), generation {details.retry_generation}",
         f"Handler failures: {details.handler_failures} (retried up to "
         f"{details.failure_budget} times, then held); queue attempts: {details.attempts}",
-        f"Held since: {_when(details.held_at)}",
     ]
-    if details.error_code or details.error_msg:
-        lines.append(
-            f"Last error: `{clean(details.error_code, 60)}` {clean(details.error_msg, 300)}"
-        )
+    lines.extend(_error_lines(details))
     pending = [r.effect_key for r in details.receipts if not r.completed]
     done = len(details.receipts) - len(pending)
     receipts = f"API effects: {done} of {len(details.receipts)} completed"

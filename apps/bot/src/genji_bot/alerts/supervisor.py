@@ -9,10 +9,23 @@ into alert records) and, for each, through the Discord port:
 Each send is bound through the API intent first: the intent is recorded before the send and the
 id after. An intent without an id (a lost reply, a crash, a supervisor that stopped) is looked
 for by its fingerprint in the channel's recent history and adopted when found; only history that
-was read and does not hold it lets a replacement be sent. Another supervisor's fresh intent is
-left alone for `alert_lease_seconds`, so overlapping processes do not both send.
-Nothing here enqueues: a failure to deliver is logged and tried again on a later pass, backing
-off while the API or Discord is unavailable.
+was read and does not hold it lets a replacement be sent. A send the port refused for sure (a
+`PortError` such as Forbidden, NotFound or NotSent, or a rate limit: nothing was sent) is
+remembered by its intent, so the next pass replaces that intent without reading history. Another
+supervisor's fresh intent is left alone for `alert_lease_seconds`, so overlapping processes do
+not both send.
+
+Nothing here enqueues. What a failure stops:
+- any failed Discord request (every exception the port raises, except the NotFound of an edit,
+  which means the card was deleted), and the API being unreachable, rate limited or refusing
+  the bot's key, stop the whole pass: the supervisor waits twice the poll interval, then four
+  times, ... up to MAX_BACKOFF (at least a rate limit's `retry_after`), logs the first failure
+  once as a warning with its reason and the recovery once delivery works again. These failures
+  are not about one alert, so trying the next alert would only repeat the request;
+- any other failure while delivering one alert (the API refusing that alert's request with an
+  error status, an answer that does not parse, a checkpoint failing) is about that alert's
+  data: it is logged and that alert alone is held back on the same doubling schedule, while the
+  other alerts are delivered.
 """
 
 from __future__ import annotations
@@ -25,17 +38,18 @@ import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import msgspec
 from genji_sdk import ClaimToken, JobContext
 from genji_sdk.alerts import AlertCard, AlertWork, CardBinding, ReplyBinding
 from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
+from genji_worker.errors import redact
 
 from genji_bot.alerts.cards import card, reply
 from genji_bot.api import ApiClient, ApiError
 from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints
-from genji_bot.effects.port import Channel, DiscordPort, NotFound, Outgoing, Sent
+from genji_bot.effects.port import Channel, DiscordPort, NotFound, Outgoing, PortError, Sent
 from genji_bot.settings import BotSettings
 
 log = logging.getLogger("genji.alerts")
@@ -49,8 +63,48 @@ REPLY_EFFECT = "alert-reply"
 CLOCK_SKEW = timedelta(seconds=5)
 MAX_BACKOFF = 300.0
 FINISHED = frozenset({"succeeded", "discarded"})
+REASON_LIMIT = 300
 
 B = TypeVar("B", CardBinding, ReplyBinding)
+T = TypeVar("T")
+
+
+class DiscordFailed(Exception):
+    """A request to Discord failed: the pass stops and the supervisor backs off."""
+
+    def __init__(self, operation: str, error: Exception) -> None:
+        super().__init__(f"Discord {operation} failed: {reason(error)}")
+        self.operation = operation
+        self.error = error
+
+    @property
+    def nothing_sent(self) -> bool:
+        """The port's contract: a PortError or a rate limit means the request did nothing; any
+        other failure of a send leaves its outcome unknown."""
+        return isinstance(self.error, (PortError, RateLimited))
+
+
+def reason(error: BaseException) -> str:
+    """The failure as an operator reads it: its kind and Discord's status, code and message when
+    the exception (or the discord.py error it was raised from) carries them; redacted, bounded."""
+    text = f"{type(error).__name__}: {error}"
+    for source in (error, error.__cause__):
+        status = getattr(source, "status", None)
+        if isinstance(status, int):
+            code = getattr(source, "code", None)
+            message = getattr(source, "text", None)
+            text = f"{type(error).__name__} (HTTP {status}"
+            text += f", code {code}" if code else ""
+            text += f"): {message}" if message else ")"
+            break
+    text = redact(" ".join(text.split()))
+    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 1] + "\u2026"
+
+
+def backoff(poll: float, failures: int) -> float:
+    """The wait after `failures` failures in a row: twice the poll interval, then four times,
+    ... up to MAX_BACKOFF (or the poll interval itself, when that is longer)."""
+    return float(min(poll * 2 ** min(failures, 8), max(MAX_BACKOFF, poll)))
 
 
 class AlertSupervisor:
@@ -69,6 +123,10 @@ class AlertSupervisor:
         self.holder = uuid4()
         self.started = datetime.now(UTC)
         self._failures = 0
+        # Alerts held back after a failure of their own: job -> (failures in a row, not before).
+        self._held_back: dict[UUID, tuple[int, float]] = {}
+        # Intents whose send Discord refused for sure, by binding path: nothing to look for.
+        self._unsent: dict[str, datetime] = {}
 
     @property
     def channel(self) -> int:
@@ -81,7 +139,13 @@ class AlertSupervisor:
             delay = self.settings.alert_poll_seconds
             try:
                 await self.deliver_due()
-            except (DependencyUnavailable, RateLimited, ConfigurationFailure, ApiError) as error:
+            except (
+                DiscordFailed,
+                DependencyUnavailable,
+                RateLimited,
+                ConfigurationFailure,
+                ApiError,
+            ) as error:
                 delay = self._backing_off(error)
             else:
                 if self._failures:
@@ -91,25 +155,48 @@ class AlertSupervisor:
 
     def _backing_off(self, error: Exception) -> float:
         self._failures += 1
+        delay = backoff(self.settings.alert_poll_seconds, self._failures)
+        cause = error.error if isinstance(error, DiscordFailed) else error
+        if isinstance(cause, RateLimited):
+            delay = max(delay, float(cause.retry_after))
         if self._failures == 1:
-            log.warning("alert delivery paused: %s; progress stays recorded", error)
-        poll = self.settings.alert_poll_seconds
-        delay: float = min(poll * 2 ** min(self._failures, 8), max(MAX_BACKOFF, poll))
-        if isinstance(error, RateLimited):
-            delay = max(delay, float(error.retry_after))
+            log.warning(
+                "alert delivery paused: %s; trying again in %.1fs, waiting longer each time it "
+                "fails; progress stays recorded",
+                error,
+                delay,
+            )
+        else:
+            log.debug("alert delivery still failing (%d): %s", self._failures, error)
         return delay
 
     async def deliver_due(self) -> int:
-        """One pass: every due alert; returns how many were due. API or Discord outages
-        propagate (the pass stops and backs off); any other failure skips that alert."""
+        """One pass: every due alert; returns how many were due. A failed Discord request or
+        an unavailable API propagates (the pass stops and backs off); any other failure holds
+        back that alert alone."""
         work = msgspec.convert(await self.api.get(ALERTS), AlertWork)
+        due = {alert.job_id for alert in work.alerts}
+        self._held_back = {job: held for job, held in self._held_back.items() if job in due}
+        clock = asyncio.get_running_loop().time
         for alert in work.alerts:
+            failures, not_before = self._held_back.get(alert.job_id, (0, 0.0))
+            if clock() < not_before:
+                continue
             try:
                 await self._deliver(alert)
-            except (DependencyUnavailable, RateLimited):
+            except (DiscordFailed, DependencyUnavailable, RateLimited, ConfigurationFailure):
                 raise
             except Exception:
-                log.exception("alert of job %s was not delivered; retrying later", alert.job_id)
+                failures += 1
+                wait = backoff(self.settings.alert_poll_seconds, failures)
+                self._held_back[alert.job_id] = (failures, clock() + wait)
+                log.exception(
+                    "alert of job %s was not delivered; trying it again in %.1fs",
+                    alert.job_id,
+                    wait,
+                )
+            else:
+                self._held_back.pop(alert.job_id, None)
         return len(work.alerts)
 
     async def _deliver(self, alert: AlertCard) -> None:
@@ -147,15 +234,21 @@ class AlertSupervisor:
             }
             return await self._post(f"{path}/complete", body, CardBinding)
 
-        await self._deliver_once(alert, CARD_EFFECT, message, begin, complete)
+        await self._deliver_once(alert, CARD_EFFECT, path, message, begin, complete)
 
     async def _edit_card(self, alert: AlertCard) -> None:
         assert alert.message_id is not None
         context = self._context(alert)
         await self.checkpoints.reached(context, EDIT_EFFECT, "before")
+        channel = alert.channel_id or self.channel
         try:
-            await self.port.edit(alert.channel_id or self.channel, alert.message_id, card(alert))
-        except NotFound:
+            await self._discord(
+                f"edit of card {alert.message_id} in channel {channel}",
+                self.port.edit(channel, alert.message_id, card(alert)),
+            )
+        except DiscordFailed as failed:
+            if not isinstance(failed.error, NotFound):
+                raise
             log.warning("the alert card of job %s was deleted; sending it again", alert.job_id)
             await self._post(
                 f"{ALERTS}/{alert.job_id}/card/gone", {"message_id": alert.message_id}, CardBinding
@@ -188,52 +281,67 @@ class AlertSupervisor:
             body = {"channel_id": sent.channel_id, "message_id": sent.message_id}
             return await self._post(f"{path}/complete", body, ReplyBinding)
 
-        await self._deliver_once(alert, f"{REPLY_EFFECT}:{generation}", message, begin, complete)
+        effect = f"{REPLY_EFFECT}:{generation}"
+        await self._deliver_once(alert, effect, path, message, begin, complete)
 
     # -- one bound send ----------------------------------------------------------------------
     async def _deliver_once(
         self,
         alert: AlertCard,
         effect: str,
+        path: str,
         message: Outgoing,
         begin: Callable[[datetime | None], Awaitable[B]],
         complete: Callable[[Sent, B | None], Awaitable[B]],
     ) -> None:
         """Send `message` unless its recorded intent says otherwise: completed and busy are
-        left alone; an intent without an id is found in history or replaced."""
+        left alone; an intent without an id is found in history or replaced (at once when this
+        supervisor knows its send was refused)."""
         binding = await begin(None)
         if binding.decision == "reconcile":
             assert binding.intent_at is not None and binding.intent_fingerprint is not None
-            found = await self._find(binding.intent_fingerprint, binding.intent_at)
+            if self._unsent.get(path) == binding.intent_at:
+                found = None  # this supervisor's own send of it was refused: nothing was sent
+            else:
+                found = await self._find(binding.intent_fingerprint, binding.intent_at)
             if found is not None:
                 log.info("job %s: %s found in the channel, not sent again", alert.job_id, effect)
                 await complete(found, binding)
                 return
             binding = await begin(binding.intent_at)
+        self._unsent.pop(path, None)
         if binding.decision != "fresh":
             return
         context = self._context(alert)
         await self.checkpoints.reached(context, effect, "before")
         try:
-            sent = await self.port.send(Channel(self.channel), message)
-        except (DependencyUnavailable, RateLimited):
+            sent = await self._discord(
+                f"send to channel {self.channel}", self.port.send(Channel(self.channel), message)
+            )
+        except DiscordFailed as failed:
+            # The intent stays. Refused for sure: the next pass replaces it without looking.
+            # Otherwise the message may have been sent: the next pass looks for it first.
+            if failed.nothing_sent and binding.intent_at is not None:
+                self._unsent[path] = binding.intent_at
             raise
-        except Exception as error:
-            # Sent or not, the intent stays: the next pass looks for it before sending again.
-            log.warning("job %s: %s outcome unknown (%s)", alert.job_id, effect, error)
-            return
         recorded = await complete(sent, None)
         if recorded.message_id != sent.message_id:
             log.warning(
                 "job %s: %s was already recorded; deleting the duplicate", alert.job_id, effect
             )
-            await self.port.delete(sent.channel_id, sent.message_id)
+            await self._discord(
+                f"delete of message {sent.message_id} in channel {sent.channel_id}",
+                self.port.delete(sent.channel_id, sent.message_id),
+            )
         await self.checkpoints.reached(context, effect, "after")
 
     async def _find(self, fingerprint: str, since: datetime) -> Sent | None:
         """The earliest of the bot's messages in the channel with this fingerprint since the
-        intent; None only when the history was read and holds none (errors propagate)."""
-        seen = await self.port.recent(Channel(self.channel), since - CLOCK_SKEW)
+        intent; None only when the history was read and holds none (a failed read raises)."""
+        seen = await self._discord(
+            f"history read of channel {self.channel}",
+            self.port.recent(Channel(self.channel), since - CLOCK_SKEW),
+        )
         matches = sorted(
             (item for item in seen if item.fingerprint == fingerprint),
             key=lambda item: item.created_at,
@@ -241,6 +349,13 @@ class AlertSupervisor:
         return matches[0].sent if matches else None
 
     # -- plumbing ----------------------------------------------------------------------------
+    async def _discord(self, operation: str, request: Awaitable[T]) -> T:
+        """A request through the Discord port; any failure of it is a DiscordFailed."""
+        try:
+            return await request
+        except Exception as error:
+            raise DiscordFailed(operation, error) from error
+
     async def _post(self, path: str, body: dict[str, Any], kind: type[B]) -> B:
         return msgspec.convert(await self.api.request("POST", path, json=body), kind)
 

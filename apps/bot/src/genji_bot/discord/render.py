@@ -2,8 +2,11 @@
 
 Every send and edit renders the message fitted to Discord's limits
 (genji_bot.effects.limits.fitted), the form its fingerprint is taken of, and passes
-`allowed_mentions` built here: exactly the users and roles the message names, never @everyone
-or @here, and never the author of a replied-to message.
+`allowed_mentions` built here. A send allows exactly the users and
+roles the message names, never @everyone or @here, and never the author of a replied-to
+message. An edit allows no one (`no_mentions`), whatever the message names: an edit never pings,
+and any code that edits a message (the port's edit, a control greying out its button) takes its
+allowed mentions from `no_mentions`.
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ def allowed_mentions(mentions: Mentions) -> discord.AllowedMentions:
         roles=[discord.Object(id=role) for role in mentions.roles],
         replied_user=False,
     )
+
+
+def no_mentions() -> discord.AllowedMentions:
+    """The allowed mentions of every edit: no one."""
+    return discord.AllowedMentions.none()
 
 
 def embed(value: Embed) -> discord.Embed:
@@ -96,11 +104,12 @@ def message_arguments(message: Outgoing) -> dict[str, Any]:
 
 
 def edit_arguments(message: Outgoing) -> dict[str, Any]:
-    """Keyword arguments of an edit: the message is replaced whole (missing parts are cleared)."""
+    """Keyword arguments of an edit: the message is replaced whole (missing parts are cleared),
+    and it mentions no one, even when its content names someone."""
     message = fitted(message)
     return {
         "content": message.content or None,
         "embed": embed(message.embed) if message.embed is not None else None,
         "view": components(message.buttons),
-        "allowed_mentions": allowed_mentions(message.mentions),
+        "allowed_mentions": no_mentions(),
     }
