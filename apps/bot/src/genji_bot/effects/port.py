@@ -1,8 +1,9 @@
 """The Discord port: every external effect a handler has, in transport-neutral terms.
 
 Handlers describe messages as plain values (`Outgoing`), so the discord.py adapter
-(`genji_bot.discord.port`) and the recorder used by tests and local runs
-(`genji_devstack.recorder_port`) render the same thing. Mentions are always explicit: a message
+(`genji_bot.discord.port`, which talks to Discord or to its local stand-in) and the recorder
+that tests needing a fault point inside the process use (`genji_devstack.recorder_port`) render
+the same thing. Mentions are always explicit: a message
 pings exactly the users and roles in its `mentions`, never @everyone.
 
 Failures a port raises (each but the last means nothing was sent):
