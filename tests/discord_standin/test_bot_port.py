@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import SETTINGS, StandInBot
 from genji_bot.discord.port import DiscordPort
 from genji_bot.effects.port import (
     Button,
@@ -22,6 +21,7 @@ from genji_bot.effects.port import (
     Refused,
 )
 from genji_devstack.discord_standin.control import StandInControl
+from standin_bot import SETTINGS, StandInBot
 
 CHANNEL = SETTINGS.channels.completions
 OTHER = SETTINGS.channels.newsfeed
