@@ -38,6 +38,14 @@ DEPLOYER = {
     "XP_CHANNEL_ID": "1000000000000000005",
     "PLAYTEST_FORUM_CHANNEL_ID": "1000000000000000006",
     "TOURNAMENT_ANNOUNCEMENTS_CHANNEL_ID": "1000000000000000007",
+    **{
+        f"SKILL_ROLE_{rank}_ID": str(1_000_000_000_000_000_101 + n)
+        for n, rank in enumerate(
+            ("NINJA", "JUMPER", "SKILLED", "PRO", "MASTER", "GRANDMASTER", "GOD")
+        )
+    },
+    "RANK_ROLE_IDS": ",".join(str(1_000_000_000_000_100_000 + n) for n in range(20)),
+    "PRESTIGE_ROLE_IDS": ",".join(str(1_000_000_000_000_200_001 + n) for n in range(10)),
 }
 
 

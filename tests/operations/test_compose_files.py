@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from deploy_files import DEPLOY, ENVIRONMENTS, Config, provided, resolved_models, run_configs
+from genji_bot.settings import required_ids
 
 pytestmark = pytest.mark.queue
 
@@ -84,6 +85,16 @@ def test_the_bot_logs_in_as_the_worker_and_never_gets_the_owner_login(
     for name in ("QUEUE_OPERATOR_IDS", "DISCORD_GUILD_ID", "JOB_ALERTS_CHANNEL_ID"):
         assert api[name] == bot[name] != ""
     assert bot["JOB_ALERT_RECIPIENT_ID"] != ""
+
+
+def test_the_bot_gets_every_id_discord_itself_needs(model: tuple[str, dict[str, Any]]) -> None:
+    """With a real token the bot refuses to start on a missing channel or role id: the files
+    must give it every one, set."""
+    _, config = model
+    bot = config["services"]["bot"]["environment"]
+    assert "DISCORD_URL" not in bot, "deployments talk to Discord itself"
+    missing = [name for name in required_ids() if not str(bot.get(name) or "").strip()]
+    assert missing == []
 
 
 def test_the_bot_and_the_database_share_the_internal_network(
