@@ -15,7 +15,7 @@ from uuid import uuid4
 
 import httpx
 from genji_api.local_stack import BOT_USER_ID
-from genji_bot.settings import Channels
+from genji_bot.settings import BotSettings, Channels
 from genji_devstack.discord_standin import DEFAULT_TOKEN
 from genji_devstack.discord_standin.control import StandInControl
 from harness import eventually
@@ -151,6 +151,10 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_discord(
             assert bot["DISCORD_URL"] == stack.standin()
             assert bot["DISCORD_TOKEN"] == DEFAULT_TOKEN
             assert "GENJI_RECORDER_DIR" not in bot
+            # The API takes alert card presses from the stand-in's guild and job alerts channel.
+            api_env = environment(stack.pid("api"))
+            assert api_env["DISCORD_GUILD_ID"] == str(BotSettings.guild_id)
+            assert api_env["JOB_ALERTS_CHANNEL_ID"] == str(Channels().job_alerts)
             assert command(stack.pid("standin")).endswith(
                 f"--port {stack.standin().rsplit(':', 1)[1]} --token {DEFAULT_TOKEN} "
             )

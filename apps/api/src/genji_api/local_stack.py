@@ -43,6 +43,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import psycopg
+from genji_bot.settings import bot_settings_from_env
 from genji_devstack.cluster import PgCluster
 from genji_devstack.discord_standin import DEFAULT_TOKEN as STANDIN_TOKEN
 from genji_devstack.roles import set_worker_password
@@ -296,6 +297,11 @@ def main() -> int:
             )
             _wait_for_standin(standin_url, process)
             discord = {"DISCORD_URL": standin_url, "DISCORD_TOKEN": STANDIN_TOKEN}
+            # The API accepts a Retry job or Discard press only from the configured guild's
+            # job alerts channel: the ones the stand-in was seeded with.
+            seeded = bot_settings_from_env({**base, "GENJI_API_KEY": bot_key})
+            base.setdefault("DISCORD_GUILD_ID", str(seeded.guild_id))
+            base.setdefault("JOB_ALERTS_CHANNEL_ID", str(seeded.channels.job_alerts))
         processes.start(
             "bot worker",
             [sys.executable, "-m", "genji_bot"],
