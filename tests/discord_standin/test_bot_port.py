@@ -14,11 +14,11 @@ from genji_bot.effects.port import (
     DirectMessage,
     Embed,
     Field,
-    Forbidden,
     Forward,
     Mentions,
     NewForumThread,
     Outgoing,
+    Refused,
 )
 from genji_devstack.discord_standin.control import StandInControl
 
@@ -49,7 +49,7 @@ def _card() -> Outgoing:
 async def test_sends_read_back_with_the_same_fingerprint(
     bot: StandInBot, control: StandInControl
 ) -> None:
-    port = DiscordPort(bot, SETTINGS.guild_id)
+    port = DiscordPort(bot, SETTINGS.guild_id, timedelta(seconds=SETTINGS.nonce_window_seconds))
     since = datetime.now(UTC) - timedelta(seconds=1)
     card = _card()
     sent = await port.send(Channel(channel_id=CHANNEL), card)
@@ -80,7 +80,7 @@ async def test_sends_read_back_with_the_same_fingerprint(
 async def test_forum_threads_are_created_found_and_updated(
     bot: StandInBot, control: StandInControl
 ) -> None:
-    port = DiscordPort(bot, SETTINGS.guild_id)
+    port = DiscordPort(bot, SETTINGS.guild_id, timedelta(seconds=SETTINGS.nonce_window_seconds))
     since = datetime.now(UTC) - timedelta(seconds=1)
     target = NewForumThread(forum_id=FORUM, name="Map 7", tags=("Open",))
     starter = Outgoing(content="Playtest of map 7")
@@ -98,7 +98,7 @@ async def test_forum_threads_are_created_found_and_updated(
 
 
 async def test_member_roles_and_refusals(bot: StandInBot, control: StandInControl) -> None:
-    port = DiscordPort(bot, SETTINGS.guild_id)
+    port = DiscordPort(bot, SETTINGS.guild_id, timedelta(seconds=SETTINGS.nonce_window_seconds))
     jumper, pro = SETTINGS.skill_roles.jumper, SETTINGS.skill_roles.pro
     assert await port.member_roles(USER) == frozenset()
     assert await port.set_member_roles(USER, add=frozenset({jumper, pro}), remove=frozenset())
@@ -109,5 +109,5 @@ async def test_member_roles_and_refusals(bot: StandInBot, control: StandInContro
     assert not await port.set_member_roles(ABSENT, add=frozenset({jumper}), remove=frozenset())
 
     await control.deny_channel(OTHER, 50013)
-    with pytest.raises(Forbidden):
+    with pytest.raises(Refused, match=r"403 \(code 50013\) Missing Permissions"):
         await port.send(Channel(channel_id=OTHER), Outgoing(content="no"))
