@@ -1,6 +1,6 @@
-"""`just up` (genji_api.local_stack): each stack has its own effect recorder, serves the API
-with the key it prints, runs the recorded bot (the real handlers, Discord recorded) with a key of
-its own, and prints the PIDs an operator signals instead of matching processes by name."""
+"""`just up` (genji_api.local_stack): each stack has its own stand-in of Discord, serves the API
+with the key it prints, runs the real bot client connected to that stand-in with a key of its
+own, and prints the PIDs an operator signals instead of matching processes by name."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ from pathlib import Path
 from uuid import uuid4
 
 import httpx
+from genji_api.local_stack import BOT_USER_ID
+from genji_bot.settings import BotSettings, Channels
+from genji_devstack.discord_standin import DEFAULT_TOKEN
+from genji_devstack.discord_standin.control import StandInControl
 from harness import eventually
 
 PIDS = {
@@ -22,18 +26,23 @@ PIDS = {
     "bot": re.compile(r"^bot worker started \(pid (\d+)\)", re.MULTILINE),
     "api": re.compile(r"^API and API worker started \(pid (\d+)\)", re.MULTILINE),
     "ocr": re.compile(r"^fake OCR started \(pid (\d+)\)", re.MULTILINE),
+    "standin": re.compile(r"^Discord stand-in started \(pid (\d+)\)", re.MULTILINE),
 }
 COMMANDS = {
-    "bot": "genji_devstack.recorded_bot",
+    "bot": "-m genji_bot",
     "api": "-m genji_api",
     "ocr": "genji_devstack.fake_ocr",
+    "standin": "-m genji_devstack.discord_standin serve --port",
 }
 API = re.compile(r"^API: (http://\S+)", re.MULTILINE)
 KEY = re.compile(r"^local API key \(superuser\) in (\S+): KEY=", re.MULTILINE)
-RECORDER = re.compile(r"^effects are recorded in (\S+)/effects\.jsonl$", re.MULTILINE)
-RECORDED_BOT = re.compile(
-    r"^no DISCORD_TOKEN: the bot records Discord in (\S+) "
-    r"\(list it: python -m genji_devstack\.effects_report (\S+)\)$",
+STANDIN = re.compile(
+    r"^no DISCORD_TOKEN: the bot talks to the Discord stand-in at (http://127\.0\.0\.1:\d+)$",
+    re.MULTILINE,
+)
+REPORT = re.compile(
+    r"^list what it holds: (uv run --frozen python -m genji_devstack\.discord_standin "
+    r"report --url (\S+))$",
     re.MULTILINE,
 )
 
@@ -51,17 +60,17 @@ class LocalStack:
         assert match, f"no {name} pid in:\n{self.text()}"
         return int(match.group(1))
 
-    def recorder(self) -> Path:
-        match = RECORDER.search(self.text())
+    def standin(self) -> str:
+        match = STANDIN.search(self.text())
         assert match, self.text()
-        return Path(match.group(1))
+        return match.group(1)
 
 
 def start(tmp: Path, name: str) -> LocalStack:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL", "GENJI_RECORDER_DIR", "DISCORD_TOKEN")
+        if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL", "DISCORD_TOKEN", "DISCORD_URL")
     }
     output = tmp / f"{name}.out"
     with output.open("wb") as out:
@@ -96,7 +105,18 @@ def read_key(path: str) -> str:
     return Path(path).read_text().strip()
 
 
-async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
+def report(stack: LocalStack) -> subprocess.CompletedProcess[str]:
+    """The report command exactly as printed, with this interpreter in place of `uv run`."""
+    match = REPORT.search(stack.text())
+    assert match and match.group(2) == stack.standin(), stack.text()
+    printed = match.group(1).split()
+    assert printed[:4] == ["uv", "run", "--frozen", "python"]
+    return subprocess.run(
+        [sys.executable, *printed[4:]], capture_output=True, text=True, timeout=30, check=False
+    )
+
+
+async def test_two_local_stacks_print_their_pids_and_never_share_a_discord(
     tmp_path: Path,
 ) -> None:
     stacks = [start(tmp_path, "first"), start(tmp_path, "second")]
@@ -110,7 +130,7 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
             await eventually(ready, 60, "the stack to come up")
 
         first, second = stacks
-        assert first.recorder() != second.recorder()
+        assert first.standin() != second.standin()
         for stack in stacks:
             assert stack.pid("stack") == stack.process.pid
             assert "postgres" in command(stack.pid("postmaster"))
@@ -128,24 +148,68 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_recorder(
             bot = environment(stack.pid("bot"))
             assert bot["GENJI_API_URL"] == api.group(1)
             assert bot["GENJI_API_KEY"] != local_key
-            assert bot["GENJI_RECORDER_DIR"] == str(stack.recorder())
+            assert bot["DISCORD_URL"] == stack.standin()
+            assert bot["DISCORD_TOKEN"] == DEFAULT_TOKEN
+            assert "GENJI_RECORDER_DIR" not in bot
+            # The API takes alert card presses from the stand-in's guild and job alerts channel.
+            api_env = environment(stack.pid("api"))
+            assert api_env["DISCORD_GUILD_ID"] == str(BotSettings.guild_id)
+            assert api_env["JOB_ALERTS_CHANNEL_ID"] == str(Channels().job_alerts)
+            assert command(stack.pid("standin")).endswith(
+                f"--port {stack.standin().rsplit(':', 1)[1]} --token {DEFAULT_TOKEN} "
+            )
             assert "QUEUE_DATABASE_URL" in bot and "DATABASE_URL" not in bot
             async with httpx.AsyncClient(headers={"X-API-KEY": bot["GENJI_API_KEY"]}) as client:
                 views = await client.get(f"{api.group(1)}/api/v3/internal/views")
                 assert views.status_code == 200, views.text  # the bot's scopes
-            recorded = RECORDED_BOT.search(stack.text())
-            assert recorded, stack.text()
-            assert recorded.groups() == (str(stack.recorder()), str(stack.recorder()))
-            assert stack.recorder().is_dir()
-            assert stack.recorder().parent.name.startswith("genji-stack-")
+            async with StandInControl(stack.standin()) as discord:
+
+                async def connected(discord: StandInControl = discord) -> bool:
+                    gateway = await discord.gateway()
+                    return bool(gateway["connected"]) and gateway["readies"] >= 1
+
+                await eventually(connected, 60, "the real bot to connect to the stand-in")
+            listed = report(stack)
+            assert listed.returncode == 0, listed.stderr
+            assert "gateway: connected=True" in listed.stdout, listed.stdout
+
+        # A completion with a video goes to manual review: the real bot posts its verification
+        # card to the stand-in's verification channel.
+        api, key = API.search(first.text()), KEY.search(first.text())
+        assert api and key
+        async with httpx.AsyncClient(headers={"X-API-KEY": read_key(key.group(1))}) as client:
+            submitted = await client.post(
+                f"{api.group(1)}/api/v3/completions/",
+                json={
+                    "code": "HELL9",
+                    "user_id": 1000000000000000003,
+                    "time": 300.5,
+                    "screenshot": "https://img.example/run.png",
+                    "video": "https://youtu.be/hell9",
+                },
+            )
+            assert submitted.status_code in (200, 201), submitted.text
+        async with StandInControl(first.standin()) as discord:
+
+            async def carded() -> bool:
+                return bool(await discord.messages(Channels().verification_queue))
+
+            await eventually(carded, 60, "the verification card in the stand-in")
+            (card,) = await discord.messages(Channels().verification_queue)
+            assert card["author"]["id"] == str(BOT_USER_ID), card
+            assert card["embeds"], card
+        async with StandInControl(second.standin()) as discord:
+            assert not await discord.messages(Channels().verification_queue)
 
         for stack in stacks:
             os.kill(stack.pid("stack"), signal.SIGTERM)
         for stack in stacks:
             assert stack.process.wait(90) == 0, stack.text()
-            assert not stack.recorder().exists()
-            for name in ("postmaster", "bot", "api", "ocr"):
+            for name in ("postmaster", "bot", "api", "ocr", "standin"):
                 assert not alive(stack.pid(name)), f"{name} survived the stop"
+            gone = report(stack)
+            assert gone.returncode == 2, gone
+            assert gone.stderr.count("\n") == 1 and "cannot reach" in gone.stderr, gone.stderr
     finally:
         for stack in stacks:
             if stack.process.poll() is None:

@@ -13,15 +13,18 @@ After migrating it applies `db/seeds/local.sql` and issues a superuser API key f
 pages (the key itself is never printed), and the bot's own key (every
 scope, not a superuser), handed to the bot only. Children: the fake OCR service
 on loopback, the bot and the API process (`python -m genji_api`: uvicorn and the API worker).
-The bot is `python -m genji_bot` when DISCORD_TOKEN is set; otherwise it is
-`python -m genji_devstack.recorded_bot`: the real handlers, with Discord recorded in
-GENJI_RECORDER_DIR (by default a directory of this stack's own, removed when the stack stops;
-`python -m genji_devstack.effects_report <dir>` lists what it holds). The API and the bot
-each serve /metrics on a free loopback port, printed with the API's URL. A child that dies is
-restarted the way a process manager would (but not one whose login is refused). Stays in the
-foreground until Ctrl-C or SIGTERM, then stops the children (graceful drain) and the cluster. It
-prints the PIDs of its own process, the PostgreSQL postmaster and each child, so an operator can
-signal exactly those.
+The bot is always the real client, `python -m genji_bot`. With DISCORD_TOKEN set it talks to
+Discord itself; without it, to a loopback stand-in of Discord started first as a child
+(`python -m genji_devstack.discord_standin serve` on a free port, ready before the bot starts;
+DISCORD_URL and DISCORD_TOKEN point the bot at it), whose URL is printed with the command that
+lists what it holds (`python -m genji_devstack.discord_standin report --url URL`). The API and
+the bot each serve /metrics on a free loopback port, printed with the API's URL. A child that
+dies is restarted the way a process manager would (but not one whose login is refused); the
+stand-in keeps its world in memory only, so a restarted stand-in is announced as starting
+empty. Stays in the foreground until Ctrl-C or SIGTERM, then stops the API and the bot
+(graceful drain), then the services they use (the fake OCR service, the stand-in) and the
+cluster. It prints the PIDs of its own process, the PostgreSQL postmaster and each child, so an
+operator can signal exactly those.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import psycopg
+from genji_bot.settings import bot_settings_from_env
 from genji_devstack.cluster import PgCluster
+from genji_devstack.discord_standin import DEFAULT_TOKEN as STANDIN_TOKEN
 from genji_devstack.roles import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, login_dsn
 from genji_worker.process import EXIT_LOGIN, worker_dsn
@@ -73,14 +78,6 @@ def _key_file(stack: ExitStack, api_key: str) -> Path:
     path.touch(0o600)
     path.write_text(api_key + "\n")
     return path
-
-
-def _own_recorder(stack: ExitStack) -> str:
-    """An effect recorder directory of this stack's own, removed when the stack stops."""
-    path = Path(tempfile.mkdtemp(prefix="genji-stack-", dir="/tmp"))
-    stack.callback(shutil.rmtree, path, True)
-    (path / "effects").mkdir()
-    return str(path / "effects")
 
 
 def _set_stale_heartbeat(dsn: str, seconds: float) -> None:
@@ -149,16 +146,48 @@ def _wait_until_serving(url: str, deadline: float = 60.0) -> None:
     print(f"warning: the API did not answer {url}/healthcheck within {deadline:.0f}s", flush=True)
 
 
+def _wait_for_standin(url: str, process: subprocess.Popen[bytes], deadline: float = 60.0) -> None:
+    """Until the stand-in's control API answers, so the bot never starts before its Discord."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise SystemExit(f"the Discord stand-in exited with {process.returncode} at start")
+        try:
+            with urllib.request.urlopen(f"{url}/_standin/gateway", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"the Discord stand-in did not answer at {url} within {deadline:.0f}s")
+
+
 class Processes:
     """The stack's long-running children, restarted when one dies."""
 
     def __init__(self) -> None:
         self.commands: dict[str, tuple[list[str], dict[str, str]]] = {}
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.services: set[str] = set()
+        self.restart_notes: dict[str, str] = {}
 
-    def start(self, name: str, command: list[str], env: dict[str, str]) -> None:
+    def start(
+        self,
+        name: str,
+        command: list[str],
+        env: dict[str, str],
+        *,
+        service: bool = False,
+        restart_note: str | None = None,
+    ) -> subprocess.Popen[bytes]:
+        """Start a child. A service is one the others use: it stops after them. The restart note
+        is printed whenever the child is restarted."""
         self.commands[name] = (command, env)
+        if service:
+            self.services.add(name)
+        if restart_note:
+            self.restart_notes[name] = restart_note
         self._spawn(name)
+        return self.processes[name]
 
     def _spawn(self, name: str) -> None:
         command, env = self.commands[name]
@@ -176,17 +205,27 @@ class Processes:
                 raise SystemExit(f"{name} cannot log in to the queue database; stopping")
             if code is not None:
                 print(f"{name} exited with {code}; restarting", flush=True)
+                note = self.restart_notes.get(name)
+                if note:
+                    print(note, flush=True)
                 self._spawn(name)
 
     def stop(self) -> None:
-        for process in reversed(list(self.processes.values())):
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes.values():
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        """The API and the bot first (they drain, still reaching Discord and the OCR service),
+        then the services."""
+        names = list(self.processes)
+        for group in (
+            [n for n in names if n not in self.services],
+            [n for n in names if n in self.services],
+        ):
+            for name in reversed(group):
+                if self.processes[name].poll() is None:
+                    self.processes[name].terminate()
+            for name in group:
+                try:
+                    self.processes[name].wait(60)
+                except subprocess.TimeoutExpired:
+                    self.processes[name].kill()
 
 
 def main() -> int:
@@ -222,13 +261,11 @@ def main() -> int:
         print(f"database ready: {hint}", flush=True)
 
         api_key, bot_key = _seed(dsn)
-        recorded = not os.environ.get("DISCORD_TOKEN")
-        recorder = os.environ.get("GENJI_RECORDER_DIR") or _own_recorder(stack)
+        standin = not os.environ.get("DISCORD_TOKEN")
         # The bot's environment never carries the owner's connection string.
         base = {
             k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "QUEUE_DATABASE_URL")
         }
-        base["GENJI_RECORDER_DIR"] = recorder
         base["BOT_USER_ID"] = str(BOT_USER_ID)
         bot_dsn = queue_url or worker_dsn(dsn, password)
         ocr_port, api_port = _free_port(), _free_port()
@@ -241,12 +278,36 @@ def main() -> int:
             "fake OCR",
             [sys.executable, "-m", "genji_devstack.fake_ocr", "--port", str(ocr_port)],
             base,
+            service=True,
         )
+        discord: dict[str, str] = {}
+        if standin:
+            standin_url = f"http://127.0.0.1:{_free_port()}"
+            serve = ["serve", "--port", standin_url.rsplit(":", 1)[1], "--token", STANDIN_TOKEN]
+            process = processes.start(
+                "Discord stand-in",
+                [sys.executable, "-m", "genji_devstack.discord_standin", *serve],
+                {k: v for k, v in base.items() if k not in ("DISCORD_TOKEN", "DISCORD_URL")},
+                service=True,
+                restart_note=(
+                    "warning: the Discord stand-in keeps everything in memory: the restarted "
+                    f"one at {standin_url} starts empty (no messages, interactions or denied "
+                    "channels of before), and the bot's edits of earlier messages find nothing"
+                ),
+            )
+            _wait_for_standin(standin_url, process)
+            discord = {"DISCORD_URL": standin_url, "DISCORD_TOKEN": STANDIN_TOKEN}
+            # The API accepts a Retry job or Discard press only from the configured guild's
+            # job alerts channel: the ones the stand-in was seeded with.
+            seeded = bot_settings_from_env({**base, "GENJI_API_KEY": bot_key})
+            base.setdefault("DISCORD_GUILD_ID", str(seeded.guild_id))
+            base.setdefault("JOB_ALERTS_CHANNEL_ID", str(seeded.channels.job_alerts))
         processes.start(
             "bot worker",
-            [sys.executable, "-m", "genji_devstack.recorded_bot" if recorded else "genji_bot"],
+            [sys.executable, "-m", "genji_bot"],
             {
                 **base,
+                **discord,
                 "QUEUE_DATABASE_URL": bot_dsn,
                 "GENJI_API_URL": url,
                 "GENJI_API_KEY": bot_key,
@@ -269,13 +330,19 @@ def main() -> int:
         print(f"stack pid {os.getpid()}: stop with Ctrl-C or kill -TERM {os.getpid()}", flush=True)
         try:
             _wait_until_serving(url)
-            print(f"effects are recorded in {recorder}/effects.jsonl", flush=True)
-            if recorded:
+            if standin:
                 print(
-                    f"no DISCORD_TOKEN: the bot records Discord in {recorder} "
-                    f"(list it: python -m genji_devstack.effects_report {recorder})",
+                    f"no DISCORD_TOKEN: the bot talks to the Discord stand-in at "
+                    f"{discord['DISCORD_URL']}",
                     flush=True,
                 )
+                print(
+                    "list what it holds: uv run --frozen python -m "
+                    f"genji_devstack.discord_standin report --url {discord['DISCORD_URL']}",
+                    flush=True,
+                )
+            else:
+                print("DISCORD_TOKEN is set: the bot talks to Discord itself", flush=True)
             print(f"API: {url}  (OpenAPI: {url}/schema/swagger, {url}/schema/openapi.json)")
             print(
                 f"metrics: API http://127.0.0.1:{api_metrics}/metrics, "

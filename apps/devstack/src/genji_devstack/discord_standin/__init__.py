@@ -2,6 +2,9 @@
 
 Dev tooling only (tests, the soak, local runs); production talks to Discord. Import what you
 need from its modules (`server.DiscordStandIn`, `control.StandInControl`,
-`seed.world_for_bot`, `pointing.discord_py_pointed_at`); this package file stays empty so the
-`report` command starts without importing discord.py.
+`seed.world_for_bot`, `pointing.discord_py_pointed_at`); this package file imports nothing, so
+the `report` command starts without importing discord.py. DEFAULT_TOKEN is the token the
+stand-in accepts unless it is given another.
 """
+
+DEFAULT_TOKEN = "standin-token"

@@ -10,9 +10,10 @@ from dataclasses import fields
 
 from genji_bot.settings import BotSettings
 
+from genji_devstack.discord_standin import DEFAULT_TOKEN
 from genji_devstack.discord_standin.world import Channel, ChannelKind, ForumTag, World
 
-DEFAULT_TOKEN = "standin-token"
+__all__ = ["DEFAULT_TOKEN", "FORUM_TAGS", "world_for_bot"]
 FORUM_TAGS = ("Open", "Approved", "Rejected", "Cancelled", "Completed")
 
 
