@@ -32,7 +32,7 @@ from genji_bot.consumers import CONSUMERS, BotServices, Consumer, JobRun, bot_ha
 from genji_bot.features import load_features
 from genji_bot.settings import BotSettings
 from genji_bot.views.registry import ViewRegistry
-from genji_devstack.discord_standin import DEFAULT_TOKEN as STANDIN_TOKEN
+from genji_devstack.discord_standin.seed import DEFAULT_TOKEN as STANDIN_TOKEN
 from genji_devstack.recorder_port import RecorderPort
 from genji_sdk import REGISTRY
 from genji_worker.settings import settings_from_env

@@ -16,7 +16,9 @@ from genji_bot.settings import BotSettings
 sys.path.insert(0, str(Path(__file__).parents[1] / "api"))
 
 from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
-from genji_devstack.discord_standin import DiscordStandIn, StandInControl, world_for_bot
+from genji_devstack.discord_standin.control import StandInControl
+from genji_devstack.discord_standin.seed import world_for_bot
+from genji_devstack.discord_standin.server import DiscordStandIn
 from genji_devstack.recorder_port import RecorderPort
 from secrets_seen import issue_token
 from served_api import served_api

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 from bot_stack import BotProcess, BotStack, eventually
-from genji_devstack.discord_standin import StandInControl
+from genji_devstack.discord_standin.control import StandInControl
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT, OperatorContext, RetryRequest
 
 

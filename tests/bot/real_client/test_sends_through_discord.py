@@ -9,7 +9,7 @@ import pytest
 import seed
 from bot_stack import BotStack, eventually
 from discord_bot import job_status, operator_retry, post_newsfeed, running_bot
-from genji_devstack.discord_standin import StandInControl
+from genji_devstack.discord_standin.control import StandInControl
 
 pytestmark = pytest.mark.queue
 
