@@ -6,4 +6,4 @@ import sys
 from pathlib import Path
 
 BOT_TESTS = Path(__file__).parents[1]
-sys.path[:0] = [str(BOT_TESTS / "completions"), str(BOT_TESTS / "notifications")]
+sys.path[:0] = [str(BOT_TESTS / name) for name in ("completions", "notifications", "q26")]
