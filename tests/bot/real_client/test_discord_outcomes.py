@@ -140,3 +140,36 @@ def test_a_missing_channel_id_with_a_token_for_discord_exits_2_with_one_line_nam
     assert done.stdout == ""
     assert done.stderr.splitlines() == [done.stderr.strip()], done.stderr
     assert done.stderr.startswith(f"{missing} is not set"), done.stderr
+
+
+async def test_a_gateway_closed_for_good_mid_job_drains_the_worker_and_exits_2_returning_the_job(
+    stack: BotStack, discord: StandInControl, tmp_path: Path
+) -> None:
+    channel = stack.settings.channels.newsfeed
+    await discord.add_fault(SEND, "freeze", channel_id=channel)
+    async with running_bot(stack, discord, tmp_path / "bot.log") as bot:
+        _, job_id = await post_newsfeed(stack, announcement())
+
+        async def sending() -> bool:
+            return [f["fired"] for f in await discord.faults()] == [1]
+
+        await eventually(sending, 30, "the bot to be sending the entry")
+        assert await discord.close_gateway(4004)
+        status = await exited(bot)
+    await discord.clear_faults()
+    log = bot.log()
+    assert status == EXIT_LOGIN, log
+    assert "Traceback" not in log, log
+    assert "returning 1 unfinished jobs to the queue" in log, log
+    assert await worker_rows(stack, bot) == 0, "the drained worker left its liveness row"
+    row = await stack.owner.fetchrow(
+        "SELECT q.status, j.handler_failures FROM jobs j "
+        "JOIN pgqueuer q ON q.id = j.queue_job_id WHERE j.id = $1",
+        job_id,
+    )
+    assert row is not None and (row["status"], row["handler_failures"]) == ("queued", 0), row
+    # The interrupted send stays intended: the next bot settles it by its nonce.
+    bound = await stack.owner.fetchval(
+        "SELECT state FROM effect_bindings WHERE job_id = $1", job_id
+    )
+    assert bound == "intended"
