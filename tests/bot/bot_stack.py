@@ -189,7 +189,9 @@ class BotProcess:
             command = [sys.executable, str(script)]
         elif discord_url:
             command = [sys.executable, "-m", "genji_bot"]
-            env.update(DISCORD_URL=discord_url, DISCORD_TOKEN=STANDIN_TOKEN)
+            # A test's environment may give another token (one Discord refuses).
+            env.setdefault("DISCORD_URL", discord_url)
+            env.setdefault("DISCORD_TOKEN", STANDIN_TOKEN)
         else:
             command = [sys.executable, "-m", "genji_devstack.recorded_bot"]
         with log_path.open("ab") as out:

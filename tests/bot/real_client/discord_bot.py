@@ -61,6 +61,21 @@ async def job_status(stack: BotStack, job_id: str) -> dict[str, Any]:
     return status
 
 
+async def until_job(stack: BotStack, job_id: str, *states: str) -> dict[str, Any]:
+    """The job's status once it is in one of `states`."""
+
+    async def probe() -> dict[str, Any] | None:
+        status = await job_status(stack, job_id)
+        return status if status["status"] in states else None
+
+    return await eventually(probe, 40, f"job {job_id} to be {'/'.join(states)}")
+
+
+async def texts(discord: StandInControl, channel_id: int) -> list[str]:
+    """The contents of the messages Discord holds in the channel, oldest first."""
+    return [str(message["content"]) for message in await discord.messages(channel_id)]
+
+
 async def operator_retry(stack: BotStack, job_id: str, generation: int) -> None:
     """The operator's retry of a held job through the API (the alert recipient operates)."""
     request = RetryRequest(

@@ -148,6 +148,10 @@ class Rest:
                 raise errors.unauthorized()
             fault = self.faults.take(request.method, template, self._channel_of(request))
             if fault is not None:
+                if fault.action is Action.FREEZE:
+                    # A frozen request was received whole: it completes after a thaw even when
+                    # its client has gone (aiohttp keeps the body it read for the handler).
+                    await request.read()
                 early = await self._apply_fault(fault)
                 if early is not None:
                     return early, False
