@@ -237,10 +237,10 @@ async def _send_fresh(
         if isinstance(error, NotSent):
             raise DependencyUnavailable("discord", str(error)) from error
         raise
-    except Exception:
-        sent = await _settle(
-            api, port, effect, target, message, state, "sent, reply lost", LOST_REPLY_REPEATS
-        )
+    except Exception as error:
+        # What was lost (a dropped connection, Discord's 5xx and its message) goes to the hold.
+        stage = f"sent, reply lost: {type(error).__name__}: {error}"[:300].rstrip(": ")
+        sent = await _settle(api, port, effect, target, message, state, stage, LOST_REPLY_REPEATS)
     await _complete(api, effect, destination, sent, mirror)
     return sent
 
