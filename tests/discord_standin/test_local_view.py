@@ -1,6 +1,7 @@
 """The stand-in's local view (GET /_standin/view) in a real headless chromium: it renders what
 the real discord.py client posted, as text, and a press there reaches the client as the chosen
-member, whose ephemeral answer then shows on the page."""
+member, whose ephemeral answer then shows on the page; a modal the client answers with is
+filled in and submitted there."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from standin_bot import SETTINGS, StandInBot
 
 CHANNEL = SETTINGS.channels.verification_queue
 MEMBER = 300_000_000_000_000_002
+OPERATOR = 141_372_217_677_053_952
 WITHIN = 5.0
 VERIFY = "completion:verify:v1:(?P<id>[0-9]+)"
 INJECTION = "<img src=x onerror=\"document.title='owned'\"> run <b>HELL9</b>"
@@ -43,6 +45,38 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VERI
         await interaction.response.send_message(
             f"completion {self.completion_id} verified by {interaction.user.id}", ephemeral=True
         )
+
+
+REJECT = "completion:reject:v1:(?P<id>[0-9]+)"
+
+
+class ReasonForm(discord.ui.Modal, title="Reject completion"):
+    reason: discord.ui.TextInput[ReasonForm] = discord.ui.TextInput(
+        label="Reason", custom_id="reason", style=discord.TextStyle.paragraph
+    )
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(f"rejected: {self.reason.value}", ephemeral=True)
+
+
+class RejectButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REJECT):
+    def __init__(self, completion_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Reject",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"completion:reject:v1:{completion_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RejectButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_modal(ReasonForm())
 
 
 def selector(custom_id: str) -> str:
@@ -120,3 +154,41 @@ async def test_a_press_in_the_local_view_reaches_the_bot_and_shows_its_answer(
             "document.getElementById('presses').innerText.includes('answered with a message')"
         )
         assert await page.evaluate("document.title") != "owned"
+
+
+async def test_a_modal_the_bot_answers_with_is_filled_and_submitted_in_the_local_view(
+    bot: StandInBot, standin: DiscordStandIn
+) -> None:
+    bot.add_dynamic_items(RejectButton)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RejectButton(2))
+    view.stop()
+    channel = bot.get_channel(CHANNEL)
+    assert isinstance(channel, discord.TextChannel)
+    await channel.send("review", view=view)
+
+    reject = selector("completion:reject:v1:2")
+    async with headless_page() as page:
+        await page.navigate(f"{standin.url}/_standin/view#channel={CHANNEL}")
+        await page.wait_for(f"{reject} !== null")
+        await page.evaluate(f"{reject}.click()")
+        pressed = await asyncio.wait_for(bot.events.interactions.get(), WITHIN)
+        assert pressed.user.id == OPERATOR
+        await page.wait_for("!document.getElementById('modal').hidden")
+        assert await page.evaluate("document.getElementById('modal-title').textContent") == (
+            "Reject completion"
+        )
+        await page.evaluate(
+            "(() => { const reason = document.querySelector('#modal-fields textarea');"
+            " reason.value = 'no <video>';"
+            " document.querySelector('#modal-form button[type=submit]').click(); })()"
+        )
+        submitted = await asyncio.wait_for(bot.events.interactions.get(), WITHIN)
+        assert submitted.type is discord.InteractionType.modal_submit
+        assert submitted.user.id == OPERATOR and submitted.data is not None
+        rows: Any = submitted.data.get("components", [])
+        assert [item["value"] for row in rows for item in row["components"]] == ["no <video>"]
+        await page.wait_for(
+            "document.getElementById('messages').innerText.includes('rejected: no <video>')"
+        )
+        assert await page.evaluate("document.getElementById('modal').hidden")
