@@ -28,6 +28,7 @@ deps:
     @command -v pg_dump >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null)
     @command -v sqitch >/dev/null && perl -MDBD::Pg -e1 2>/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqitch libdbd-pg-perl >/dev/null)
     @command -v docker-compose >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-compose >/dev/null)
+    @command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null)
     uv sync --frozen --all-packages --quiet
 
 lint:

@@ -46,6 +46,8 @@ REPORT = re.compile(
     re.MULTILINE,
 )
 
+VIEW = re.compile(r"^local view of Discord: (http://127\.0\.0\.1:\d+)/_standin/view$", re.MULTILINE)
+
 
 @dataclass
 class LocalStack:
@@ -169,6 +171,11 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_discord(
                     return bool(gateway["connected"]) and gateway["readies"] >= 1
 
                 await eventually(connected, 60, "the real bot to connect to the stand-in")
+            view = VIEW.search(stack.text())
+            assert view and view.group(1) == stack.standin(), stack.text()
+            async with httpx.AsyncClient() as client:
+                page = await client.get(f"{stack.standin()}/_standin/view")
+                assert page.status_code == 200 and "<!doctype html>" in page.text
             listed = report(stack)
             assert listed.returncode == 0, listed.stderr
             assert "gateway: connected=True" in listed.stdout, listed.stdout

@@ -17,14 +17,15 @@ The bot is always the real client, `python -m genji_bot`. With DISCORD_TOKEN set
 Discord itself; without it, to a loopback stand-in of Discord started first as a child
 (`python -m genji_devstack.discord_standin serve` on a free port, ready before the bot starts;
 DISCORD_URL and DISCORD_TOKEN point the bot at it), whose URL is printed with the command that
-lists what it holds (`python -m genji_devstack.discord_standin report --url URL`). The API and
-the bot each serve /metrics on a free loopback port, printed with the API's URL. A child that
-dies is restarted the way a process manager would (but not one whose login is refused); the
-stand-in keeps its world in memory only, so a restarted stand-in is announced as starting
-empty. Stays in the foreground until Ctrl-C or SIGTERM, then stops the API and the bot
-(graceful drain), then the services they use (the fake OCR service, the stand-in) and the
-cluster. It prints the PIDs of its own process, the PostgreSQL postmaster and each child, so an
-operator can signal exactly those.
+lists what it holds (`python -m genji_devstack.discord_standin report --url URL`) and the URL
+of its local view in a browser (`URL/_standin/view`: its channels and messages, and its buttons
+to press as a member). The API and the bot each serve /metrics on a free loopback port, printed
+with the API's URL. A child that dies is restarted the way a process manager would (but not one
+whose login is refused); the stand-in keeps its world in memory only, so a restarted stand-in
+is announced as starting empty. Stays in the foreground until Ctrl-C or SIGTERM, then stops the
+API and the bot (graceful drain), then the services they use (the fake OCR service, the
+stand-in) and the cluster. It prints the PIDs of its own process, the PostgreSQL postmaster and
+each child, so an operator can signal exactly those.
 """
 
 from __future__ import annotations
@@ -339,6 +340,10 @@ def main() -> int:
                 print(
                     "list what it holds: uv run --frozen python -m "
                     f"genji_devstack.discord_standin report --url {discord['DISCORD_URL']}",
+                    flush=True,
+                )
+                print(
+                    f"local view of Discord: {discord['DISCORD_URL']}/_standin/view",
                     flush=True,
                 )
             else:

@@ -1,6 +1,7 @@
 """The stand-in as one aiohttp application on 127.0.0.1: REST under /api/v10, the gateway at
-/gateway, the control API under /_standin/. Used in process (`async with DiscordStandIn(...)`)
-or as a process (`python -m genji_devstack.discord_standin serve`)."""
+/gateway, the control API under /_standin/ with its local view for developers at
+/_standin/view. Used in process (`async with DiscordStandIn(...)`) or as a process
+(`python -m genji_devstack.discord_standin serve`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Self
 
 from aiohttp import web
 
+from genji_devstack.discord_standin import view
 from genji_devstack.discord_standin.control import Control
 from genji_devstack.discord_standin.faults import FaultBook
 from genji_devstack.discord_standin.gateway import Gateway
@@ -63,6 +65,7 @@ class DiscordStandIn:
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
         Control(self.world, self.gateway, self.faults, self.rest.counts).routes(app)
+        view.routes(app)
         app.add_subapp(PREFIX, self.rest.app())
         app.on_shutdown.append(self._on_shutdown)
         return app
