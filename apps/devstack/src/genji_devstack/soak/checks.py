@@ -55,8 +55,12 @@ class Results:
     unsettled_jobs: set[str] = field(default_factory=set)
     discord: DiscordState | None = None
     attribution: Attribution | None = None
+    copies: dict[int, Binding] = field(default_factory=dict)
+    """Messages no binding claims that repeat a bound send's message: id -> that binding."""
     lost_replies: tuple[int, int] | None = None
     """(settled without an operator, injected) lost replies."""
+    lost_replies_unsettled: list[str] = field(default_factory=list)
+    """The sends among them that needed an operator or were stored twice."""
 
     def add(self, kind: str, detail: str, at: tuple[float, float] | None = None) -> None:
         self.findings.append(Finding(kind, detail, at))
@@ -205,6 +209,7 @@ async def check_sends(
         binding = bound.get((posted.destination, posted.payload))
         if binding is None:
             continue
+        out.copies[posted.id] = binding
         if (binding.job_id, binding.effect) in recovery.resent:
             out.duplicate_sends_surfaced += 1
             continue
@@ -218,28 +223,41 @@ async def check_sends(
 
 
 def lost_reply_share(injections: list[Injection], recovery: Recovery, out: Results) -> None:
-    """Of the sends whose reply the stand-in lost (messages created while a `lost-send-reply`
-    fault was armed), how many settled without an operator: their job succeeded, the operator
-    neither retried it nor resolved a send of it, and their nonce was stored once."""
+    """Of the job sends whose reply the stand-in lost (their messages were stored while a
+    `lost-send-reply` fault was armed), how many settled without an operator: their job
+    succeeded, the operator neither retried it nor resolved a send of it, and the send was
+    stored once (its nonce once, no copy of its message). Messages that belong to no job (the
+    alert supervisor's) are left out; a copy of a job's message counts against that send."""
     windows = [w for i in injections if i.fault == LOST_SEND_REPLY for w in i.windows]
     discord, attribution = out.discord, out.attribution
     if discord is None or attribution is None:
         return
-    lost = [p for p in discord.posted if any(start < p.created < end for start, end in windows)]
-    settled = 0
-    for posted in lost:
-        binding = attribution.sends.get(posted.id)
-        if binding is None or binding.job_id in recovery.touched:
+    lost: dict[tuple[str, str, str], bool] = {}
+    for posted in discord.posted:
+        if not any(start < posted.created < end for start, end in windows):
             continue
-        if (
-            posted.nonce is not None
-            and discord.nonce_counts.get((posted.channel_id, posted.nonce), 1) > 1
-        ):
+        binding = attribution.sends.get(posted.id) or out.copies.get(posted.id)
+        if binding is None:
             continue
-        if binding.job_id in out.unsettled_jobs:
-            continue
-        settled += 1
-    out.lost_replies = (settled, len(lost))
+        key = (binding.job_id, binding.effect, binding.destination)
+        stored = discord.nonce_counts.get((posted.channel_id, posted.nonce or ""), 1)
+        settled = (
+            posted.id not in out.copies
+            and stored == 1
+            and binding.job_id not in recovery.touched
+            and binding.job_id not in out.unsettled_jobs
+        )
+        lost[key] = lost.get(key, True) and settled
+    for copy in out.copies.values():
+        key = (copy.job_id, copy.effect, copy.destination)
+        if key in lost:
+            lost[key] = False
+    out.lost_replies = (sum(lost.values()), len(lost))
+    out.lost_replies_unsettled = sorted(
+        f"{effect} of job {job_id} to {destination}"
+        for (job_id, effect, destination), settled in lost.items()
+        if not settled
+    )
 
 
 async def check_workers(conn: asyncpg.Connection, stack: SoakStack, out: Results) -> None:

@@ -93,6 +93,8 @@ def final_report(
         settled, injected = results.lost_replies
         share = f"{100 * settled / injected:.1f}%" if injected else "n/a"
         lines.append(f"lost replies settled without an operator: {settled} of {injected} ({share})")
+        for send in results.lost_replies_unsettled[:10]:
+            lines.append(f"  lost reply not settled without an operator: {send}")
     notes = Counter(
         f"{i.fault}: {i.note}" for i in injections if i.note and " " not in i.note.strip(":")
     )
