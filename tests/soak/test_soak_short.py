@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 # Only a guard against a hung run; how long the soak takes is printed, not asserted.
 HANG_SECONDS = 300
 ROW = re.compile(
-    r"^(?P<fault>[a-z-]+)\s+(?P<injected>\d+)\s+(?P<survived>\d+)\s+(?P<lost>\d+)\s+(?P<dup>\d+)$"
+    r"^(?P<fault>[a-z0-9-]+)\s+(?P<injected>\d+)\s+(?P<survived>\d+)\s+(?P<lost>\d+)\s+(?P<dup>\d+)$"
 )
 
 

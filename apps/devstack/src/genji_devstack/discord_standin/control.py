@@ -319,6 +319,11 @@ class StandInControl:
         found: list[dict[str, Any]] = answer["faults"]
         return found
 
+    async def frozen(self) -> int:
+        """How many requests a `freeze` fault holds right now."""
+        answer = await self._call("GET", "/faults")
+        return int(answer["frozen"])
+
     async def clear_faults(self) -> None:
         await self._call("DELETE", "/faults")
 

@@ -7,7 +7,8 @@ session gets INVALID_SESSION (op 9, d=false). discord.py asks for zlib-stream co
 but reads text frames uncompressed, so none is used.
 
 Dispatches go to the latest identified session; while its socket is gone they are kept for a
-RESUME to replay.
+RESUME to replay, or, when another session is still connected (a second process with the same
+token), that one takes them.
 """
 
 from __future__ import annotations
@@ -173,8 +174,18 @@ class Gateway:
             for session in self.sessions.values():
                 if session.socket is socket:
                     session.socket = None
+            self._fall_back()
             await self._notify()
         return socket
+
+    def _fall_back(self) -> None:
+        """When the latest session has no socket, the latest one still connected (another
+        process with the same token) takes the dispatches; a RESUME makes its own current."""
+        if self.connected:
+            return
+        live = [s for s in self.sessions.values() if s.socket is not None and not s.socket.closed]
+        if live:
+            self.current = live[-1]
 
     async def _receive(self, socket: web.WebSocketResponse, payload: dict[str, Any]) -> None:
         op = payload.get("op")

@@ -1,8 +1,9 @@
 """`python -m genji_devstack.soak` (`just soak`): a chaos soak of the whole stack.
 
-A private durable cluster, the API with its worker, two recorded bots and the fake OCR; a
-mixed workload through the real routes while faults are injected; then quiescence, recovery
-of held jobs through the recovery service, and the checks. Exits 1 on any loss, duplicate,
+A private durable cluster, the API with its worker, two real bots (discord.py) against the
+loopback stand-in of Discord, and the fake OCR; a mixed workload through the real routes while
+faults are injected; then quiescence, recovery of held jobs through the recovery service, and
+the checks. Exits 1 on any loss, duplicate,
 unsettled job, idle worker or unreached entrypoint. docs/soak.md explains the output.
 """
 
@@ -44,7 +45,7 @@ class Options:
     progress_every: float
     keep: bool
     dir: Path | None
-    """Where the logs and recorder files go (kept); a fresh /tmp directory otherwise."""
+    """Where the logs go (kept); a fresh /tmp directory otherwise."""
 
 
 def parse(argv: list[str] | None) -> Options:
@@ -55,17 +56,17 @@ def parse(argv: list[str] | None) -> Options:
     parser.add_argument("--duration", type=float, default=None, help="seconds; default scaled")
     parser.add_argument("--settle", type=float, default=None, help="quiescence deadline, seconds")
     parser.add_argument("--short", action="store_true", help="small counts for the test suite")
-    parser.add_argument("--keep", action="store_true", help="keep the logs and recorder files")
+    parser.add_argument("--keep", action="store_true", help="keep the services' logs")
     parser.add_argument(
         "--dir",
         type=Path,
         default=None,
-        help="write the logs and recorder files here and keep them",
+        help="write the services' logs here and keep them",
     )
     args = parser.parse_args(argv)
     submissions = args.submissions or (36 if args.short else 1000)
     faults = args.faults if args.faults is not None else (1 if args.short else 10)
-    duration = args.duration or (16.0 if args.short else faults * len(CLASSES) * 7.0)
+    duration = args.duration or (16.0 if args.short else faults * len(CLASSES) * 5.0)
     return Options(
         submissions=submissions,
         seed=args.seed,
@@ -99,7 +100,7 @@ async def soak(options: Options, root: Path) -> int:
             options.faults,
             options.duration,
             options.hold,
-            nudge=lambda: workload.submit("xp-grant"),
+            nudge=workload.submit,
         )
         print(f"stack started in {time.monotonic() - began:.0f}s", flush=True)
         if not await injector.until_serving():
@@ -150,9 +151,10 @@ async def soak(options: Options, root: Path) -> int:
             await checks.check_coverage(conn, results)
             await checks.check_settled(conn, states, results)
             await checks.check_workers(conn, stack, results)
+            await checks.check_sends(conn, stack, recovery, results)
         finally:
             await conn.close()
-        checks.check_sends(stack, recovery, results)
+        checks.lost_reply_share(injector.injections, recovery, results)
         checks.check_holds(recovery, results)
         lines = final_report(
             injector.injections,
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(soak(options, root))
     finally:
         if options.keep or options.dir is not None:
-            print(f"logs and recorder files kept in {root}", flush=True)
+            print(f"logs kept in {root}", flush=True)
         else:
             shutil.rmtree(root, ignore_errors=True)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,8 +15,17 @@ from genji_queue.job_inspection import job_list
 from genji_queue.status import job_public_status
 from genji_sdk import REGISTRY
 
+from genji_devstack.soak.evidence import (
+    Attribution,
+    Binding,
+    DiscordState,
+    attribute,
+    read_bindings,
+    read_discord,
+)
+from genji_devstack.soak.faults import LOST_SEND_REPLY, Injection
 from genji_devstack.soak.operator import ACTIVE_LIMIT, Recovery
-from genji_devstack.soak.stack import SoakStack
+from genji_devstack.soak.stack import BOT_USER_ID, SoakStack
 from genji_devstack.soak.workload import Submission
 
 LOST = "lost"
@@ -40,7 +48,19 @@ class Results:
     """Jobs per entrypoint."""
     states: dict[str, int] = field(default_factory=dict)
     sends: int = 0
+    """Messages Discord holds that belong to a bound send."""
+    messages: int = 0
+    """Every message of the bot's that Discord holds."""
     duplicate_sends_surfaced: int = 0
+    unsettled_jobs: set[str] = field(default_factory=set)
+    discord: DiscordState | None = None
+    attribution: Attribution | None = None
+    copies: dict[int, Binding] = field(default_factory=dict)
+    """Messages no binding claims that repeat a bound send's message: id -> that binding."""
+    lost_replies: tuple[int, int] | None = None
+    """(settled without an operator, injected) lost replies."""
+    lost_replies_unsettled: list[str] = field(default_factory=list)
+    """The sends among them that needed an operator or were stored twice."""
 
     def add(self, kind: str, detail: str, at: tuple[float, float] | None = None) -> None:
         self.findings.append(Finding(kind, detail, at))
@@ -82,6 +102,7 @@ async def check_settled(conn: asyncpg.Connection, states: dict[str, int], out: R
     out.states = states
     active = (await job_list(conn, None, None, ACTIVE_LIMIT)).jobs
     for job in active:
+        out.unsettled_jobs.add(str(job.id))
         out.add("unsettled", f"job {job.id} ({job.event_name}) is {job.state} ({job.error_code})")
     seen = {job.id for job in active}
     for row in await conn.fetch("SELECT id, action FROM jobs ORDER BY event_seq"):
@@ -89,6 +110,7 @@ async def check_settled(conn: asyncpg.Connection, states: dict[str, int], out: R
             continue
         status = await job_public_status(conn, row["id"])
         if status.status != "succeeded":
+            out.unsettled_jobs.add(str(row["id"]))
             out.add("unsettled", f"job {row['id']} ({row['action']}) ended {status.status}")
 
 
@@ -160,19 +182,82 @@ async def check_domain_duplicates(conn: asyncpg.Connection, out: Results) -> Non
             out.add(DUPLICATED, f"{name}: {row['what']}", monotonic_span(row["first"], row["last"]))
 
 
-def check_sends(stack: SoakStack, recovery: Recovery, out: Results) -> None:
-    """A message delivered twice for one job's send is a duplicate unless it was surfaced:
-    held as uncertain and resent by the operator's decision."""
-    sends = [e for e in stack.recorder().sends() if e["job_id"] is not None]
-    out.sends = len(sends)
-    counts = Counter((e["job_id"], e["effect"], e["destination"]) for e in sends)
-    for (job_id, effect, destination), count in sorted(counts.items()):
-        if count < 2:
+async def check_sends(
+    conn: asyncpg.Connection, stack: SoakStack, recovery: Recovery, out: Results
+) -> None:
+    """What Discord holds (the stand-in), against the bindings: a nonce stored twice in one
+    channel is a duplicate, and so is a message no binding claims that repeats a bound send's
+    message in the same place, unless the operator surfaced it (resent that send)."""
+    async with stack.control() as control:
+        discord = await read_discord(control, BOT_USER_ID)
+    bindings = await read_bindings(conn)
+    attribution = attribute(bindings, discord)
+    out.discord = discord
+    out.attribution = attribution
+    out.sends = len(attribution.sends)
+    out.messages = len(discord.posted)
+    for (channel_id, nonce), count in sorted(attribution.repeated_nonces.items()):
+        out.add(DUPLICATED, f"nonce {nonce} stored x{count} in channel {channel_id}")
+    bound: dict[tuple[str, str], Binding] = {}
+    for posted in discord.posted:
+        binding = attribution.sends.get(posted.id)
+        if binding is not None:
+            bound.setdefault((posted.destination, posted.payload), binding)
+    for posted in discord.posted:
+        if posted.id in attribution.sends:
             continue
-        if (job_id, effect) in recovery.resent:
+        binding = bound.get((posted.destination, posted.payload))
+        if binding is None:
+            continue
+        out.copies[posted.id] = binding
+        if (binding.job_id, binding.effect) in recovery.resent:
             out.duplicate_sends_surfaced += 1
             continue
-        out.add(DUPLICATED, f"send {effect} of job {job_id} to {destination} delivered x{count}")
+        when = posted.created - (time.time() - time.monotonic())
+        out.add(
+            DUPLICATED,
+            f"send {binding.effect} of job {binding.job_id} to {binding.destination} "
+            f"posted again as message {posted.id}",
+            (when, when),
+        )
+
+
+def lost_reply_share(injections: list[Injection], recovery: Recovery, out: Results) -> None:
+    """Of the job sends whose reply the stand-in lost (their messages were stored while a
+    `lost-send-reply` fault was armed), how many settled without an operator: their job
+    succeeded, the operator neither retried it nor resolved a send of it, and the send was
+    stored once (its nonce once, no copy of its message). Messages that belong to no job (the
+    alert supervisor's) are left out; a copy of a job's message counts against that send."""
+    windows = [w for i in injections if i.fault == LOST_SEND_REPLY for w in i.windows]
+    discord, attribution = out.discord, out.attribution
+    if discord is None or attribution is None:
+        return
+    lost: dict[tuple[str, str, str], bool] = {}
+    for posted in discord.posted:
+        if not any(start < posted.created < end for start, end in windows):
+            continue
+        binding = attribution.sends.get(posted.id) or out.copies.get(posted.id)
+        if binding is None:
+            continue
+        key = (binding.job_id, binding.effect, binding.destination)
+        stored = discord.nonce_counts.get((posted.channel_id, posted.nonce or ""), 1)
+        settled = (
+            posted.id not in out.copies
+            and stored == 1
+            and binding.job_id not in recovery.touched
+            and binding.job_id not in out.unsettled_jobs
+        )
+        lost[key] = lost.get(key, True) and settled
+    for copy in out.copies.values():
+        key = (copy.job_id, copy.effect, copy.destination)
+        if key in lost:
+            lost[key] = False
+    out.lost_replies = (sum(lost.values()), len(lost))
+    out.lost_replies_unsettled = sorted(
+        f"{effect} of job {job_id} to {destination}"
+        for (job_id, effect, destination), settled in lost.items()
+        if not settled
+    )
 
 
 async def check_workers(conn: asyncpg.Connection, stack: SoakStack, out: Results) -> None:

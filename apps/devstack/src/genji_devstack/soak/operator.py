@@ -1,7 +1,10 @@
 """The operator's part of the soak, after the faults: wait until the queue is quiet, then
 recover every held job through the API's recovery service (as the configured operator, from
-the CLI context) until it succeeds. An uncertain send is settled by the recorder's evidence:
-`located` when the recorder holds the message, `resend` when it never reached Discord."""
+the CLI context) until it succeeds. An uncertain send is settled by what Discord holds (the
+stand-in's messages): `located` with the ids of the message carrying the send's nonce (or the
+one unclaimed thread of a new forum thread), `resend` when Discord holds none. A job held as
+`RefusedEffect` (Discord answered 403) is retried once the operator has allowed every channel
+the stand-in still refuses."""
 
 from __future__ import annotations
 
@@ -20,12 +23,18 @@ from genji_queue.job_inspection import job_list
 from genji_sdk.inspection import JobListItem
 from genji_sdk.recovery import OperatorContext, ResolveEffectRequest, RetryRequest
 
-from genji_devstack.soak.stack import CONNECTION_ERRORS, OPERATOR_ID, SoakStack
+from genji_devstack.soak.evidence import (
+    Binding,
+    DiscordState,
+    matches,
+    read_bindings,
+    read_discord,
+    unclaimed_thread,
+)
+from genji_devstack.soak.stack import BOT_USER_ID, CONNECTION_ERRORS, OPERATOR_ID, SoakStack
 
 CLI = OperatorContext(source="cli")
-UNCERTAIN_SQL = (
-    "SELECT effect_key, destination FROM effect_bindings WHERE job_id = $1 AND state = 'uncertain'"
-)
+REFUSED = "RefusedEffect"
 STABLE_SECONDS = 8.0
 PROGRESS_SECONDS = 10.0
 SETTLED = frozenset({"finished", "held"})
@@ -40,6 +49,10 @@ class Recovery:
     located: set[tuple[str, str]] = field(default_factory=set)
     resent: set[tuple[str, str]] = field(default_factory=set)
     """(job id, effect key) of sends settled by the operator."""
+    allowed: set[int] = field(default_factory=set)
+    """Channels the operator allowed at the stand-in before retrying refused jobs."""
+    touched: set[str] = field(default_factory=set)
+    """Jobs the operator retried or resolved a send of."""
     retries: int = 0
     rounds: int = 0
 
@@ -96,12 +109,22 @@ async def until_quiet(stack: SoakStack, deadline: float) -> dict[str, int]:
     return states
 
 
-def _sent(stack: SoakStack, job_id: str, effect: str, destination: str) -> dict[str, int] | None:
-    for entry in stack.recorder().sends(job_id=job_id, effect=effect, destination=destination):
+def _sent(
+    binding: Binding, discord: DiscordState, bindings: list[Binding]
+) -> dict[str, int] | None:
+    """The ids of the message Discord holds for this send, if it holds exactly one."""
+    found = matches(binding, discord)
+    if len(found) == 1:
+        return {"channel_id": found[0].channel_id, "message_id": found[0].id}
+    if not found and binding.destination.startswith("forum:"):
+        try:
+            starter = unclaimed_thread(binding, discord, bindings)
+        except LookupError:
+            return None
         return {
-            "channel_id": entry["channel_id"],
-            "message_id": entry["message_id"],
-            "thread_id": entry["thread_id"],
+            "channel_id": starter.channel_id,
+            "message_id": starter.id,
+            "thread_id": starter.channel_id,
         }
     return None
 
@@ -118,15 +141,27 @@ async def recover_held(stack: SoakStack, recovery: Recovery, deadline: float) ->
         states = await until_quiet(stack, max(1.0, end - time.monotonic()))
         while states.get("held") and time.monotonic() < end:
             recovery.rounds += 1
-            async with pool.acquire() as conn:
+            async with pool.acquire() as conn, stack.control() as control:
                 held = (await job_list(conn, "held", None, ACTIVE_LIMIT)).jobs
+                discord = await read_discord(control, BOT_USER_ID)
+                bindings = await read_bindings(conn)
+                if any(job.error_code == REFUSED for job in held):
+                    # The permission is fixed first: the retry must find the channel writable.
+                    for channel_id in discord.denied:
+                        await control.allow_channel(channel_id)
+                        recovery.allowed.add(channel_id)
                 for job in held:
                     recovery.held[job.error_code or "(none)"] += 1
                     recovery.unnamed += job.error_code is None
-                    uncertain = await conn.fetch(UNCERTAIN_SQL, job.id)
+                    recovery.touched.add(str(job.id))
+                    uncertain = [
+                        b for b in bindings if b.job_id == str(job.id) and b.state == "uncertain"
+                    ]
                     try:
                         for binding in uncertain:
-                            await _resolve(stack, database, settings, recovery, job, binding)
+                            await _resolve(
+                                database, settings, recovery, job, binding, discord, bindings
+                            )
                         await retry_job(
                             database,
                             settings,
@@ -150,15 +185,16 @@ async def recover_held(stack: SoakStack, recovery: Recovery, deadline: float) ->
 
 
 async def _resolve(
-    stack: SoakStack,
     database: Database,
     settings: ApiSettings,
     recovery: Recovery,
     job: JobListItem,
-    binding: asyncpg.Record,
+    binding: Binding,
+    discord: DiscordState,
+    bindings: list[Binding],
 ) -> None:
-    job_id, effect, destination = str(job.id), binding["effect_key"], binding["destination"]
-    found = _sent(stack, job_id, effect, destination)
+    job_id, effect, destination = str(job.id), binding.effect, binding.destination
+    found = _sent(binding, discord, bindings)
     request = ResolveEffectRequest(
         effect_key=effect,
         destination=destination,
@@ -167,7 +203,7 @@ async def _resolve(
         idempotency_key=f"soak-resolve-{uuid.uuid4()}",
         actor_id=OPERATOR_ID,
         context=CLI,
-        reason="settled by the soak from the recorder's evidence",
+        reason="settled by the soak from the messages Discord holds",
         **(found or {}),
     )
     await resolve_effect(database, settings, job.id, request)

@@ -83,12 +83,21 @@ def final_report(
         f"held and recovered: {sum(recovery.held.values())} holds ({holds}); "
         f"{recovery.retries} retries, {len(recovery.located)} sends located, "
         f"{len(recovery.resent)} resent"
+        + (f"; channels allowed: {len(recovery.allowed)}" if recovery.allowed else "")
     )
     lines.append(
-        f"sends recorded: {results.sends}; repeated sends surfaced to the operator: "
-        f"{results.duplicate_sends_surfaced}"
+        f"messages Discord holds: {results.messages} ({results.sends} of bound sends); "
+        f"repeated sends surfaced to the operator: {results.duplicate_sends_surfaced}"
     )
-    notes = Counter(f"{i.fault}: {i.note}" for i in injections if i.note and " " not in i.note)
+    if results.lost_replies is not None:
+        settled, injected = results.lost_replies
+        share = f"{100 * settled / injected:.1f}%" if injected else "n/a"
+        lines.append(f"lost replies settled without an operator: {settled} of {injected} ({share})")
+        for send in results.lost_replies_unsettled[:10]:
+            lines.append(f"  lost reply not settled without an operator: {send}")
+    notes = Counter(
+        f"{i.fault}: {i.note}" for i in injections if i.note and " " not in i.note.strip(":")
+    )
     if notes:
         lines.append("fault moments: " + ", ".join(f"{k} x{n}" for k, n in sorted(notes.items())))
     if restarts:

@@ -1,7 +1,10 @@
-"""The soak's stack: a private durable cluster, the API with its worker, the recorded bots and
-the fake OCR, each a child process the soak may kill, stop, freeze and start again.
+"""The soak's stack: a private durable cluster, the API with its worker, the real bots
+(`python -m genji_bot`, discord.py) talking to the loopback stand-in of Discord, and the fake
+OCR, each a child process the soak may kill, stop, freeze and start again.
 
 Every child keeps its port across restarts (the bots reach a restarted API at the same URL).
+The stand-in of Discord is started first and lives for the whole soak: it holds what Discord
+holds (messages, threads, DMs), which the checks and the operator read through its control API.
 The soak's own database sessions name themselves `genji-soak` so a fault that terminates the
 services' backends leaves the soak's observers alone.
 """
@@ -24,11 +27,13 @@ import httpx
 from genji_api.auth import scopes
 from genji_api.auth.tokens import issue_token
 from genji_api.migrate import apply_plan
+from genji_bot.settings import BotSettings, bot_settings_from_env
 from genji_sdk.roles import OWNER_ROLE
 from genji_worker.process import worker_dsn
 
 from genji_devstack.cluster import PgCluster, free_port
-from genji_devstack.recorder_port import RecorderPort
+from genji_devstack.discord_standin.control import StandInControl
+from genji_devstack.discord_standin.seed import DEFAULT_TOKEN
 from genji_devstack.roles import set_worker_password
 
 DATABASE = "genji_soak"
@@ -47,6 +52,7 @@ CONNECTION_ERRORS = (
 BOT_USER_ID = 10**18
 OPERATOR_ID = 1_098_765_432_109_876_543
 STALE_HEARTBEAT_SECONDS = 3.0
+STANDIN_READY_SECONDS = 30.0
 # Quick retries and reconnects, so a soak spends its time on faults rather than on waiting.
 FAST = {
     "GENJI_QUEUE_POLLING_FALLBACK": "0.5",
@@ -154,7 +160,10 @@ class SoakStack:
     bot_key: str = field(default="", repr=False)
     api_port: int = field(default_factory=free_port)
     ocr_port: int = field(default_factory=free_port)
+    discord_port: int = field(default_factory=free_port)
     api: Child | None = None
+    discord: Child | None = None
+    """The stand-in of Discord: never a fault's victim, it lives as long as the soak."""
     ocr: Child | None = None
     bots: list[Child] = field(default_factory=list)
     extra_bots: list[Child] = field(default_factory=list)
@@ -165,11 +174,16 @@ class SoakStack:
         return f"http://127.0.0.1:{self.api_port}"
 
     @property
-    def recorder_dir(self) -> Path:
-        return self.root / "effects"
+    def discord_url(self) -> str:
+        return f"http://127.0.0.1:{self.discord_port}"
 
-    def recorder(self) -> RecorderPort:
-        return RecorderPort(self.recorder_dir)
+    def control(self) -> StandInControl:
+        """A client of the stand-in's control and inspection API (close it after use)."""
+        return StandInControl(self.discord_url)
+
+    def bot_settings(self) -> BotSettings:
+        """The settings every bot runs with (and the stand-in's world is seeded from)."""
+        return bot_settings_from_env({**self._base_env(), "GENJI_API_KEY": "unused"})
 
     # -- database ----------------------------------------------------------------------------
     def prepare_database(self) -> None:
@@ -230,13 +244,28 @@ class SoakStack:
             "GENJI_API_URL": self.url,
             "GENJI_API_KEY": self.bot_key,
             "QUEUE_DATABASE_URL": worker_dsn(self.dsn, self.worker_password),
-            "GENJI_RECORDER_DIR": str(self.recorder_dir),
+            "DISCORD_URL": self.discord_url,
+            "DISCORD_TOKEN": DEFAULT_TOKEN,
         }
-        command = [sys.executable, "-m", "genji_devstack.recorded_bot"]
+        command = [sys.executable, "-m", "genji_bot"]
         return Child(name, command, env, self.root / f"{name}.log")
 
     def build(self, bots: int) -> None:
-        self.recorder_dir.mkdir(parents=True, exist_ok=True)
+        self.discord = Child(
+            "discord-standin",
+            [
+                sys.executable,
+                "-m",
+                "genji_devstack.discord_standin",
+                "serve",
+                "--port",
+                str(self.discord_port),
+                "--token",
+                DEFAULT_TOKEN,
+            ],
+            self._base_env(),
+            self.root / "discord-standin.log",
+        )
         self.ocr = Child(
             "fake-ocr",
             [sys.executable, "-m", "genji_devstack.fake_ocr", "--port", str(self.ocr_port)],
@@ -268,6 +297,23 @@ class SoakStack:
         for child in self.services():
             child.start()
 
+    async def start_discord(self) -> None:
+        """Start the stand-in of Discord and wait until it answers on its port."""
+        assert self.discord is not None
+        self.discord.start()
+        end = asyncio.get_running_loop().time() + STANDIN_READY_SECONDS
+        async with self.control() as control:
+            while True:
+                if not self.discord.alive():
+                    raise RuntimeError(f"the stand-in of Discord exited; see {self.root}")
+                try:
+                    await control.gateway()
+                    return
+                except httpx.HTTPError:
+                    if asyncio.get_running_loop().time() > end:
+                        raise
+                await asyncio.sleep(0.1)
+
     def start_extra_bots(self, count: int) -> list[Child]:
         start = len(self.extra_bots)
         added = [self._bot(f"bot-extra-{start + i + 1}") for i in range(count)]
@@ -291,10 +337,14 @@ class SoakStack:
     def stop_all(self) -> None:
         for child in reversed(self.services()):
             child.stop()
+        if self.discord is not None:
+            self.discord.stop()
 
     def destroy(self) -> None:
         for child in self.services() if self.api is not None else []:
             child.kill()
+        if self.discord is not None:
+            self.discord.kill()
         self.cluster.destroy()
 
     # -- readiness -------------------------------------------------------------------------------
@@ -322,6 +372,7 @@ async def running_stack(root: Path, bots: int) -> AsyncIterator[SoakStack]:
         await asyncio.to_thread(stack.prepare_database)
         await stack.configure()
         stack.build(bots)
+        await stack.start_discord()
         stack.start_all()
         yield stack
     finally:
