@@ -7,11 +7,13 @@ or an outsider; the answer is read from the interaction (always ephemeral, never
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import seed
+import seed_completions as sc
 from bot_stack import BotStack, eventually
 from completion_flow import completion_row, player_on_new_map, submit
 from discord_bot import running_bot
@@ -19,6 +21,7 @@ from genji_api.completions.verification import verification_event_key
 from genji_bot.discord.presses import NOT_A_MODERATOR
 from genji_bot.features.completions_cards import reject_id, upvote_id, verify_id
 from genji_devstack.discord_standin.control import StandInControl
+from seed_maps import map_body
 
 pytestmark = pytest.mark.queue
 
@@ -192,3 +195,128 @@ async def test_q09_completion_buttons_verify_reject_verify_upvotes_and_refusals_
         await gone(discord, queue, card_b["id"])
         # Nothing the bot answered went to a channel: every answer was ephemeral.
         assert all(m["flags"] & EPHEMERAL == 0 for m in await discord.messages(queue))
+
+
+async def _map_edit(stack: BotStack) -> int:
+    requester = await seed.user(stack.owner)
+    _, code = await seed.game_map(stack.owner)
+    response = await stack.http.post(
+        "/maps/map-edits/",
+        json={
+            "code": code,
+            "proposed_changes": {"checkpoints": 12},
+            "reason": "One checkpoint is missing",
+            "created_by": requester,
+        },
+    )
+    assert response.status_code == 201, response.text
+    edit_id: int = response.json()["id"]
+    return edit_id
+
+
+async def _tournament_run(stack: BotStack) -> int:
+    cycle = await sc.active_cycle(stack.owner)
+    player = await seed.user(stack.owner)
+    await seed.verified_completion(stack.owner, cycle.map_id, player, time=50.0)
+    response = await stack.http.post(
+        "/completions/",
+        json={
+            "code": cycle.code,
+            "user_id": player,
+            "time": 55.5,
+            "screenshot": sc.SCREENSHOT,
+            "video": sc.VIDEO,
+        },
+    )
+    assert response.status_code == 201, response.text
+    tc_id: int = await stack.owner.fetchval(
+        "SELECT id FROM tournaments.completions WHERE user_id = $1", player
+    )
+    return tc_id
+
+
+async def _playtest(stack: BotStack) -> tuple[int, int]:
+    """A map submitted for playtesting: (its map id, its playtest id)."""
+    creator = await seed.user(stack.owner)
+    response = await stack.http.post("/maps", json=map_body(seed.new_code(), creator))
+    assert response.status_code == 201, response.text
+    map_id: int = response.json()["id"]
+    playtest_id: int = await stack.owner.fetchval(
+        "SELECT id FROM playtests.meta WHERE map_id = $1", map_id
+    )
+    return map_id, playtest_id
+
+
+async def test_map_edit_tournament_and_playtest_buttons(
+    stack: BotStack, discord: StandInControl, tmp_path: Path
+) -> None:
+    by_role, by_id, outsider = await moderators(stack, discord)
+    queue = stack.settings.channels.verification_queue
+    accepted, rejected = await _map_edit(stack), await _map_edit(stack)
+    tc_id = await _tournament_run(stack)
+    map_id, playtest_id = await _playtest(stack)
+    async with running_bot(stack, discord, tmp_path / "bot.log", {"MODERATOR_IDS": str(by_id)}):
+        # Map edits: Accept applies; a Reject opened meanwhile finds it resolved; Reject asks why.
+        accept_id, reject_id_ = f"map_edit:accept:v1:{accepted}", f"map_edit:reject:v1:{accepted}"
+        edit_card = await card(discord, queue, accept_id)
+        assert await pressed(discord, edit_card, accept_id, outsider) == NOT_A_MODERATOR
+        late = await pressed(discord, edit_card, reject_id_, by_id)
+        assert await pressed(discord, edit_card, accept_id, by_role) == (
+            "Accepted: the changes were applied and the requester is told."
+        )
+        assert await submitted(discord, queue, late, by_id, "Wrong count") == (
+            "This edit request was already resolved; nothing was changed."
+        )
+        other = f"map_edit:reject:v1:{rejected}"
+        modal = await pressed(discord, await card(discord, queue, other), other, by_id)
+        assert await submitted(discord, queue, modal, by_id, "Not needed") == (
+            "Rejected: the requester is told why."
+        )
+        resolutions = await stack.owner.fetch(
+            "SELECT id, accepted, resolved_by, rejection_reason FROM maps.edit_requests "
+            "WHERE id = ANY($1::int[]) ORDER BY id",
+            [accepted, rejected],
+        )
+        assert [tuple(r) for r in resolutions] == [
+            (accepted, True, by_role, None),
+            (rejected, False, by_id, "Not needed"),
+        ]
+
+        # Tournament runs: Accept verifies; a verified run cannot be rejected.
+        verify = f"tournament:verify:v1:{tc_id}"
+        run_card = await card(discord, queue, verify)
+        assert await pressed(discord, run_card, verify, outsider) == NOT_A_MODERATOR
+        assert await pressed(discord, run_card, verify, by_role) == "Verified."
+        assert await pressed(discord, run_card, f"tournament:reject:v1:{tc_id}", by_id) == (
+            "This tournament completion is already verified and cannot be rejected."
+        )
+        status = await stack.owner.fetchval(
+            "SELECT status FROM tournaments.completions WHERE id = $1", tc_id
+        )
+        assert status == "verified"
+
+        # Playtest votes are the presser's own; a voter without a verified run is refused.
+        thread_id = await eventually(
+            lambda: stack.owner.fetchval(
+                "SELECT thread_id FROM playtests.meta WHERE id = $1", playtest_id
+            ),
+            30,
+            "the playtest thread",
+        )
+        vote = f"playtest:vote:v1:{playtest_id}"
+        starter = await card(discord, thread_id, vote)
+        voter = await seed.user(stack.owner)
+        await seed.verified_completion(stack.owner, map_id, voter)
+        modal, refused_modal = await asyncio.gather(
+            pressed(discord, starter, vote, voter), pressed(discord, starter, vote, outsider)
+        )
+        assert await submitted(discord, thread_id, modal, voter, "6.5") == (
+            "Your vote (6.5) was recorded."
+        )
+        refused = await submitted(discord, thread_id, refused_modal, outsider, "9")
+        assert refused.startswith("The API refused this:"), refused
+        votes = await stack.owner.fetch(
+            "SELECT user_id, difficulty FROM playtests.votes WHERE playtest_thread_id = $1",
+            thread_id,
+        )
+        assert [(r["user_id"], float(r["difficulty"])) for r in votes] == [(voter, 6.5)]

@@ -10,9 +10,12 @@ FEATURES = (
     "completions",
     "completions_buttons",
     "moderator",
+    "moderator_buttons",
     "newsfeed",
     "notifications",
     "playtest",
+    "playtest_buttons",
+    "tournament_buttons",
     "tournaments",
     "xp",
 )
