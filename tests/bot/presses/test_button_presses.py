@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 from uuid import uuid4
 
+import discord
 import httpx
 import pytest
 from genji_bot.api import ApiClient
@@ -135,11 +137,20 @@ class User:
     id: int = 5
 
 
+class Acknowledged(Response):
+    async def defer(self, **options: Any) -> None:
+        raise discord.HTTPException(
+            SimpleNamespace(status=400, reason="Bad Request"),  # type: ignore[arg-type]
+            {"code": 40060, "message": "Interaction has already been acknowledged."},
+        )
+
+
 @dataclass
 class FakeInteraction:
     response: Response = field(default_factory=Response)
     followup: Followup = field(default_factory=Followup)
     user: User = field(default_factory=User)
+    id: int = 11
 
 
 async def test_an_unexpected_exception_is_still_answered() -> None:
@@ -154,3 +165,16 @@ async def test_an_unexpected_exception_is_still_answered() -> None:
     assert text == FAILED
     assert options["ephemeral"] is True
     assert json.dumps(options["allowed_mentions"].to_dict()) == json.dumps({"parse": []})
+
+
+async def test_an_interaction_delivered_again_is_not_pressed_twice() -> None:
+    interaction = FakeInteraction(response=Acknowledged())
+    pressed: list[str] = []
+
+    async def press() -> str:
+        pressed.append("pressed")
+        return "Verified."
+
+    await deferred_press(interaction, press, "test")  # type: ignore[arg-type]
+    assert pressed == []
+    assert interaction.followup.sent == []

@@ -150,10 +150,19 @@ async def answer(interaction: discord.Interaction[Any], text: str) -> None:
 async def deferred_press(
     interaction: discord.Interaction[Any], press: Callable[[], Awaitable[str]], what: str
 ) -> None:
-    """Defer at once, run the press, and always answer it ephemerally."""
+    """Defer at once, run the press, and always answer it ephemerally.
+
+    An interaction Discord does not let us acknowledge (delivered a second time: 40060; or
+    expired: 10062) is not pressed at all: its first delivery answers, or no one waits."""
     try:
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException as error:
+        log.warning(
+            "%s: interaction %d not acknowledged, not pressed: %r", what, interaction.id, error
+        )
+        return
+    try:
         text = await press()
     except Exception:
         log.exception("%s: the press by %d failed", what, interaction.user.id)
