@@ -46,6 +46,7 @@ DEPLOYER = {
     },
     "RANK_ROLE_IDS": ",".join(str(1_000_000_000_000_100_000 + n) for n in range(20)),
     "PRESTIGE_ROLE_IDS": ",".join(str(1_000_000_000_000_200_001 + n) for n in range(10)),
+    "MODERATOR_ROLE_IDS": "1000000000000000201",
 }
 
 

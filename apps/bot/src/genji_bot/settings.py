@@ -92,6 +92,13 @@ class BotSettings:
     queue_operator_ids: tuple[int, ...] = (DEFAULT_ALERT_RECIPIENT,)
     """Who may press the alert card's Retry job and Details (QUEUE_OPERATOR_IDS, comma-separated);
     the API checks the same list again."""
+    moderator_role_ids: tuple[int, ...] = (1_000_000_000_000_000_201,)
+    """Members holding any of these roles may press the moderators' buttons: a review card's
+    Accept and Reject, a map edit's and a tournament run's (MODERATOR_ROLE_IDS, comma-separated;
+    the default is a placeholder the stand-in knows)."""
+    moderator_ids: tuple[int, ...] = ()
+    """Users who may press them whatever their roles (MODERATOR_IDS, comma-separated; none by
+    default)."""
     discord_url: str | None = None
     """Where Discord's REST API and gateway are (DISCORD_URL, e.g. the local stand-in's URL);
     None is Discord itself."""
@@ -128,6 +135,7 @@ def required_ids() -> tuple[str, ...]:
         *skills,
         "RANK_ROLE_IDS",
         "PRESTIGE_ROLE_IDS",
+        "MODERATOR_ROLE_IDS",
     )
 
 
@@ -191,6 +199,9 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         alert_lease_seconds=float(environ.get("JOB_ALERT_LEASE_SECONDS", "60")),
         queue_operator_ids=_ids(environ.get("QUEUE_OPERATOR_IDS", ""))
         or (DEFAULT_ALERT_RECIPIENT,),
+        moderator_role_ids=_ids(environ.get("MODERATOR_ROLE_IDS", ""))
+        or BotSettings.moderator_role_ids,
+        moderator_ids=_ids(environ.get("MODERATOR_IDS", "")),
         discord_url=environ.get("DISCORD_URL") or None,
         nonce_window_seconds=float(environ.get("DISCORD_NONCE_WINDOW_SECONDS", "60")),
         **optional,

@@ -2,7 +2,8 @@
 
 `attach` builds the message's buttons from the kind's layout (genji_bot.views.layouts) and adds
 a `timeout=None` view bound to that message id; `detach` stops it. Presses on those buttons are
-answered by the dynamic item whose template matches the custom id (genji_bot.discord.components).
+answered by the dynamic item whose template matches the custom id (genji_bot.discord.components);
+no kind has a layout today (genji_bot.views.layouts says why), so attaching adds no view.
 """
 
 from __future__ import annotations

@@ -2,8 +2,15 @@
 
 `@view_layout("completion.verification")` on `def buttons(view: OpenView) -> tuple[Button,
 ...]` returns the same buttons (custom ids) the feature's card carries for that entity, so a
-restored view matches the posted message. A kind without a layout is still deduplicated by the
-registry; Discord then dispatches its buttons only through the registered dynamic items.
+restored view matches the posted message.
+
+No kind declares a layout, on purpose: every button the bot posts is answered by a dynamic item
+(`genji_bot.features.*_buttons`, registered at start-up), which parses the custom id of a press on
+any message, old or new. discord.py dispatches a press to the matching dynamic item *and* to a
+view stored for the message, so a layout here would only add a second, empty dispatch of every
+press. The registry and restoration still keep one record per open message (and never bring
+back a resolved one); with no layout, attaching a view is a no-op and buttons rely on the
+dynamic items alone.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The control and inspection API under /_standin/ (never under /api/v10), and a typed client.
 
 Faults: POST/GET/DELETE /_standin/faults. Gateway: POST /_standin/gateway/close|reconnect|
-invalid-session. World: channel deny/allow, DMs open/closed, members absent/present.
+invalid-session. World: channel deny/allow, DMs open/closed, members absent/present, a member's
+roles.
 Interactions: POST /_standin/interactions dispatches INTERACTION_CREATE, GET
 /_standin/interactions/{id} shows what the bot answered. Inspection: GET /_standin/state and
 GET /_standin/channels/{id}/messages (oldest first).
@@ -77,6 +78,7 @@ class Control:
         add("POST", f"{p}/users/{{user_id}}/dms", self.dms)
         add("POST", f"{p}/members/{{user_id}}/absent", self.absent)
         add("POST", f"{p}/members/{{user_id}}/present", self.present)
+        add("PUT", f"{p}/members/{{user_id}}/roles", self.member_roles)
         add("POST", f"{p}/interactions", self.interact)
         add("GET", f"{p}/interactions/{{interaction_id}}", self.interaction)
         add("GET", f"{p}/state", self.state)
@@ -186,6 +188,21 @@ class Control:
         self.world.absent.discard(user_id)
         self.world.member(user_id)
         return json_response({"user_id": str(user_id), "member": True})
+
+    async def member_roles(self, request: web.Request) -> web.Response:
+        """Give a member exactly these roles (known roles of the guild), as moderators do."""
+        member = self.world.member(snowflake(request, "user_id"))
+        if member is None:
+            return self._error(errors.unknown_member())
+        body = await read_body(request)
+        role_ids = [int(role) for role in body.get("role_ids", [])]
+        unknown = [role for role in role_ids if role not in self.world.roles]
+        if unknown:
+            return json_response({"message": f"unknown roles: {unknown}"}, 400)
+        member.role_ids = list(dict.fromkeys(role_ids))
+        return json_response(
+            {"user_id": str(member.user_id), "role_ids": [str(r) for r in member.role_ids]}
+        )
 
     # -- interactions -------------------------------------------------------------------------
     async def interact(self, request: web.Request) -> web.Response:
@@ -357,6 +374,12 @@ class StandInControl:
 
     async def member_present(self, user_id: int) -> None:
         await self._call("POST", f"/members/{user_id}/present")
+
+    async def set_roles(self, user_id: int, role_ids: list[int]) -> None:
+        """The member holds exactly these roles (they come with the member's interactions)."""
+        await self._call(
+            "PUT", f"/members/{user_id}/roles", {"role_ids": [str(r) for r in role_ids]}
+        )
 
     # -- interactions -------------------------------------------------------------------------
     async def press(

@@ -1,7 +1,8 @@
 """The world the Genji bot expects, from its settings: its guild, channels, forum and roles.
 
 Every channel of `BotSettings.channels` is a text channel except `playtest_forum`, a forum
-with tags; every skill, rank and prestige role exists (and the tournament ping role if set).
+with tags; every skill, rank, prestige and moderator role exists (and the tournament ping role
+if set).
 """
 
 from __future__ import annotations
@@ -47,4 +48,6 @@ def world_for_bot(
         world.add_role(role_id, f"Prestige {level}")
     if settings.tournament_ping_role_id is not None:
         world.add_role(settings.tournament_ping_role_id, "Tournament pings")
+    for role_id in settings.moderator_role_ids:
+        world.add_role(role_id, "Moderator")
     return world
