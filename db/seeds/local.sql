@@ -10,7 +10,9 @@ INSERT INTO core.users (id, nickname, global_name, is_mod) VALUES
     (1000000000000000002, 'Kestrel', 'kestrel', false),
     (1000000000000000003, 'Saffron', NULL, false),
     (1000000000000000004, 'Tundra', 'tundra_ow', false),
-    (1000000000000000005, 'Marlow', NULL, false)
+    (1000000000000000005, 'Marlow', NULL, false),
+    -- The queue operator, who presses the local view's buttons by default (a moderator).
+    (141372217677053952, 'Operator', NULL, true)
 ON CONFLICT (id) DO NOTHING;
 
 INSERT INTO users.overwatch_usernames (user_id, username, is_primary) VALUES

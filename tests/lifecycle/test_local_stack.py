@@ -18,6 +18,7 @@ from genji_api.local_stack import BOT_USER_ID
 from genji_bot.settings import BotSettings, Channels
 from genji_devstack.discord_standin import DEFAULT_TOKEN
 from genji_devstack.discord_standin.control import StandInControl
+from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
 from harness import eventually
 
 PIDS = {
@@ -153,6 +154,8 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_discord(
             assert bot["DISCORD_URL"] == stack.standin()
             assert bot["DISCORD_TOKEN"] == DEFAULT_TOKEN
             assert "GENJI_RECORDER_DIR" not in bot
+            # The local view presses as the operator, who may therefore moderate.
+            assert bot["MODERATOR_IDS"] == str(DEFAULT_ALERT_RECIPIENT)
             # The API takes alert card presses from the stand-in's guild and job alerts channel.
             api_env = environment(stack.pid("api"))
             assert api_env["DISCORD_GUILD_ID"] == str(BotSettings.guild_id)

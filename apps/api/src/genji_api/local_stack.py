@@ -303,6 +303,8 @@ def main() -> int:
             seeded = bot_settings_from_env({**base, "GENJI_API_KEY": bot_key})
             base.setdefault("DISCORD_GUILD_ID", str(seeded.guild_id))
             base.setdefault("JOB_ALERTS_CHANNEL_ID", str(seeded.channels.job_alerts))
+            # The local view presses as the operator by default: let them moderate too.
+            base.setdefault("MODERATOR_IDS", ",".join(map(str, seeded.queue_operator_ids)))
         processes.start(
             "bot worker",
             [sys.executable, "-m", "genji_bot"],

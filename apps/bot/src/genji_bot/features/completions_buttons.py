@@ -18,7 +18,7 @@ import discord
 import msgspec
 from genji_sdk.jobs import JobStatus, JobStatusResponse
 
-from genji_bot.api import ApiClient
+from genji_bot.api import ApiClient, ApiNotFound
 from genji_bot.discord.components import dynamic_item
 from genji_bot.discord.presses import (
     JOB_WAIT_SECONDS,
@@ -95,14 +95,20 @@ async def press_verdict(
         return NOT_A_MODERATOR
     try:
         run = msgspec.convert(await api.get(f"/completions/{completion_id}/submission"), Submission)
-        if run.state != "pending":
-            return decided(run, settings.bot_user_id)
+    except REFUSALS as error:
+        return refusal(error, gone=UNKNOWN_RUN)
+    if run.state != "pending":
+        return decided(run, settings.bot_user_id)
+    try:
         body = await api.request(
             "PUT",
             f"/completions/{completion_id}/verification",
             json={"verified": verified, "verified_by": who.user_id, "reason": reason},
         )
         job = msgspec.convert(body, JobStatusResponse)
+    except ApiNotFound as error:
+        # The run was just read: what is missing is the presser (not a user the API knows).
+        return f"The API refused this: {error.message}"
     except REFUSALS as error:
         return refusal(error, gone=UNKNOWN_RUN)
     return verdict_outcome(verified, await wait_for_job(api, job, within=wait))
