@@ -95,6 +95,20 @@ async def test_accept_says_how_its_job_ended_within_the_wait(status: str, expect
     assert text.startswith(expected), text
 
 
+async def test_a_verdict_refused_for_an_unknown_presser_names_the_presser_not_the_run() -> None:
+    seen: list[str] = []
+    missing = {"error": "No user found with id: 5"}
+    client = api(
+        {
+            "GET /completions/4/submission": (200, {"id": 4, "state": "pending"}, {}),
+            "PUT /completions/4/verification": (404, missing, {}),
+        },
+        seen,
+    )
+    text = await press_verdict(client, SETTINGS, 4, who(), verified=True)
+    assert text == "The API refused this: No user found with id: 5"
+
+
 async def test_a_vote_is_the_pressers_own_and_a_bad_difficulty_sends_nothing() -> None:
     seen: list[str] = []
     client = api(
