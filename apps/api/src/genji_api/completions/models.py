@@ -34,6 +34,9 @@ class VerificationRequest(RequestBody, frozen=True, kw_only=True):
     verified: bool
     verified_by: int
     reason: str | None = None
+    if_pending: bool = False
+    """Record the verdict only while the run has none (409 otherwise): two moderators pressing
+    Accept and Reject at once get one verdict, and the other is told it was already given."""
 
 
 class UpvoteRequest(RequestBody, frozen=True, kw_only=True):

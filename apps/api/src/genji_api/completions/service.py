@@ -50,6 +50,7 @@ async def set_verification(
             verified_by=body.verified_by,
             reason=body.reason,
             trace=trace,
+            if_pending=body.if_pending,
         )
 
     return await database.transaction(work)

@@ -13,7 +13,7 @@ from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import VerificationChangedEvent
 
 from genji_api.completions import verdict_repository as repo
-from genji_api.errors import NotFoundError
+from genji_api.errors import ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
 from genji_api.tournaments.verdicts import propagate_core_verdict
@@ -51,16 +51,22 @@ async def apply_completion_verdict(
     verified_by: int,
     reason: str | None,
     trace: Trace | None = None,
+    if_pending: bool = False,
 ) -> JobStatusResponse:
     """Verify or reject a completion and enqueue its announcement; never commits.
 
-    Raises NotFoundError for an unknown completion. A linked tournament completion receives the
-    same verdict in this transaction (a reject leaves an already verified one as it is).
+    Raises NotFoundError for an unknown completion, and with `if_pending` ConflictError for one
+    that already has a verdict (the row lock orders concurrent verdicts). A linked tournament
+    completion receives the same verdict in this transaction (a reject leaves an already
+    verified one as it is).
     """
     current = await repo.lock_completion(conn, completion_id)
     if current is None:
         raise NotFoundError(f"Completion {completion_id} does not exist.")
     decided = current["verified"] or current["verified_by"] is not None
+    if if_pending and decided:
+        given = "verified" if current["verified"] else "rejected"
+        raise ConflictError(f"Completion {completion_id} was already {given}.")
     if decided and current["verified"] == verified:
         latest = await repo.latest_transition(conn, completion_id)
         if latest is not None and latest["verified"] == verified:

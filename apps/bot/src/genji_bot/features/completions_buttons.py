@@ -18,7 +18,7 @@ import discord
 import msgspec
 from genji_sdk.jobs import JobStatus, JobStatusResponse
 
-from genji_bot.api import ApiClient, ApiNotFound
+from genji_bot.api import ApiClient, ApiConflict, ApiNotFound
 from genji_bot.discord.components import dynamic_item
 from genji_bot.discord.presses import (
     JOB_WAIT_SECONDS,
@@ -80,6 +80,14 @@ def verdict_outcome(verified: bool, status: JobStatus) -> str:
     return f"{done[:-1]}; the announcement is still running and will finish on its own."
 
 
+async def _decided_now(api: ApiClient, settings: BotSettings, completion_id: int) -> str:
+    try:
+        run = msgspec.convert(await api.get(f"/completions/{completion_id}/submission"), Submission)
+    except REFUSALS as error:
+        return refusal(error, gone=UNKNOWN_RUN)
+    return decided(run, settings.bot_user_id)
+
+
 async def press_verdict(
     api: ApiClient,
     settings: BotSettings,
@@ -103,9 +111,17 @@ async def press_verdict(
         body = await api.request(
             "PUT",
             f"/completions/{completion_id}/verification",
-            json={"verified": verified, "verified_by": who.user_id, "reason": reason},
+            json={
+                "verified": verified,
+                "verified_by": who.user_id,
+                "reason": reason,
+                "if_pending": True,
+            },
         )
         job = msgspec.convert(body, JobStatusResponse)
+    except ApiConflict:
+        # Another verdict was recorded between the read and this one: the API kept the first.
+        return await _decided_now(api, settings, completion_id)
     except ApiNotFound as error:
         # The run was just read: what is missing is the presser (not a user the API knows).
         return f"The API refused this: {error.message}"
