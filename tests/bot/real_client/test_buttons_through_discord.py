@@ -57,6 +57,19 @@ async def gone(discord: StandInControl, channel_id: int, message_id: str) -> Non
     await eventually(deleted, 30, f"message {message_id} to be deleted")
 
 
+async def stack_card_id(stack: BotStack, edit_id: int) -> str:
+    message_id = await stack.owner.fetchval(
+        "SELECT message_id FROM maps.edit_requests WHERE id = $1", edit_id
+    )
+    return str(message_id)
+
+
+async def _mentions_in(discord: StandInControl, channel_id: int, user_id: int) -> bool:
+    return any(
+        f"<@{user_id}>" in (m.get("content") or "") for m in await discord.messages(channel_id)
+    )
+
+
 async def answer_of(discord: StandInControl, interaction_id: int) -> str:
     """The bot's answer: the ephemeral followup, an immediate ephemeral message, or `modal:<id>`."""
     found = await discord.wait_interaction(
@@ -247,7 +260,7 @@ async def _playtest(stack: BotStack) -> tuple[int, int]:
     return map_id, playtest_id
 
 
-async def test_map_edit_tournament_and_playtest_buttons(
+async def test_q26_map_edit_tournament_and_playtest_buttons_produce_the_jobs_the_bot_consumes(
     stack: BotStack, discord: StandInControl, tmp_path: Path
 ) -> None:
     by_role, by_id, outsider = await moderators(stack, discord)
@@ -281,6 +294,9 @@ async def test_map_edit_tournament_and_playtest_buttons(
             (accepted, True, by_role, None),
             (rejected, False, by_id, "Not needed"),
         ]
+        # Each resolution's job (api.map_edit.resolved) removes its card.
+        await gone(discord, queue, edit_card["id"])
+        await gone(discord, queue, (await stack_card_id(stack, rejected)))
 
         # Tournament runs: Accept verifies; a verified run cannot be rejected.
         verify = f"tournament:verify:v1:{tc_id}"
@@ -320,3 +336,7 @@ async def test_map_edit_tournament_and_playtest_buttons(
             thread_id,
         )
         assert [(r["user_id"], float(r["difficulty"])) for r in votes] == [(voter, 6.5)]
+        # The vote's job (api.playtest.vote.cast) tells the thread.
+        await eventually(
+            lambda: _mentions_in(discord, thread_id, voter), 30, "the vote's message in the thread"
+        )
