@@ -73,6 +73,27 @@ async def test_accept_and_reject_at_once_record_one_verdict_and_refuse_the_other
     assert transitions == 1
     assert len(await jobs_of(owner, "api.completion.verification")) == 1
 
+    # The recorded verdict's request delivered again is answered with its job, not refused.
+    recorded = next(r for r in responses if r.status_code == 200)
+    verifier = await _recorded_by(owner, completion_id)
+    body = next(
+        b
+        for b in (
+            {"verified": True, "verified_by": accepting, "if_pending": True},
+            {"verified": False, "verified_by": rejecting, "reason": "no video", "if_pending": True},
+        )
+        if b["verified_by"] == verifier
+    )
+    again = await concurrent_api.put(url, json=body)
+    assert (again.status_code, again.json()["id"]) == (200, recorded.json()["id"])
+
+
+async def _recorded_by(owner: asyncpg.Connection, completion_id: int) -> int:
+    verifier: int = await owner.fetchval(
+        "SELECT verified_by FROM core.completions WHERE id = $1", completion_id
+    )
+    return verifier
+
 
 async def test_without_if_pending_a_later_verdict_still_replaces_the_first(
     concurrent_api: httpx.AsyncClient, owner: asyncpg.Connection

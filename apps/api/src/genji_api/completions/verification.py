@@ -64,13 +64,19 @@ async def apply_completion_verdict(
     if current is None:
         raise NotFoundError(f"Completion {completion_id} does not exist.")
     decided = current["verified"] or current["verified_by"] is not None
+    if decided and current["verified"] == verified:
+        latest = await repo.latest_transition(conn, completion_id)
+        # A repeat of the recorded verdict is that verdict (with `if_pending`, only the same
+        # moderator's: a request delivered twice).
+        if (
+            latest is not None
+            and latest["verified"] == verified
+            and (not if_pending or latest["verified_by"] == verified_by)
+        ):
+            return await _enqueue_transition(conn, latest, trace)
     if if_pending and decided:
         given = "verified" if current["verified"] else "rejected"
         raise ConflictError(f"Completion {completion_id} was already {given}.")
-    if decided and current["verified"] == verified:
-        latest = await repo.latest_transition(conn, completion_id)
-        if latest is not None and latest["verified"] == verified:
-            return await _enqueue_transition(conn, latest, trace)
     transition = await repo.record_verdict(
         conn,
         completion_id=completion_id,

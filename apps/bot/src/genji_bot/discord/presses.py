@@ -221,3 +221,39 @@ class AskModal(discord.ui.Modal):
         log.error("%s: the modal failed: %r", self.custom_id, error)
         if not interaction.response.is_done():
             await refuse_now(interaction, FAILED)
+
+
+REASON_MAX = 500
+"""The longest reason a moderator may give (the API's own limit)."""
+
+
+async def ask_moderator_reason(
+    interaction: discord.Interaction[Any],
+    *,
+    title: str,
+    custom_id: str,
+    placeholder: str,
+    press: Callable[[str, Presser], Awaitable[str]],
+) -> None:
+    """A moderator's press that needs a reason first: an outsider is refused at once, anyone
+    else gets a modal asking for it, whose submit runs `press(reason, submitter)`. The modal's
+    custom id ends with the pressing interaction's id."""
+    settings, _ = services(interaction)
+    if not may_moderate(settings, presser(interaction)):
+        await refuse_now(interaction, NOT_A_MODERATOR)
+        return
+
+    async def submitted(reason: str, submit: discord.Interaction[Any]) -> str:
+        return await press(reason, presser(submit))
+
+    await interaction.response.send_modal(
+        AskModal(
+            title=title,
+            custom_id=f"{custom_id}:{interaction.id}",
+            label="Reason",
+            placeholder=placeholder,
+            required=True,
+            max_length=REASON_MAX,
+            submitted=submitted,
+        )
+    )

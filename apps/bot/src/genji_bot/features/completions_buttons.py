@@ -24,13 +24,12 @@ from genji_bot.discord.presses import (
     JOB_WAIT_SECONDS,
     NOT_A_MODERATOR,
     REFUSALS,
-    AskModal,
     Presser,
+    ask_moderator_reason,
     deferred_press,
     may_moderate,
     presser,
     refusal,
-    refuse_now,
     services,
     wait_for_job,
 )
@@ -40,7 +39,6 @@ from genji_bot.settings import BotSettings
 VERIFY_PATTERN = r"completion:verify:v1:(?P<id>[0-9]{1,19})"
 REJECT_PATTERN = r"completion:reject:v1:(?P<id>[0-9]{1,19})"
 UPVOTE_PATTERN = r"completion:upvote:v1:(?P<id>[0-9]{1,19})"
-REASON_MAX = 500
 
 UNKNOWN_RUN = "This run no longer exists; the card is out of date."
 
@@ -192,26 +190,19 @@ class RejectCompletion(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         settings, api = services(interaction)
-        if not may_moderate(settings, presser(interaction)):
-            await refuse_now(interaction, NOT_A_MODERATOR)
-            return
         completion_id = self.completion_id
 
-        async def submitted(reason: str, submit: discord.Interaction[Any]) -> str:
+        async def reject(reason: str, who: Presser) -> str:
             return await press_verdict(
-                api, settings, completion_id, presser(submit), verified=False, reason=reason
+                api, settings, completion_id, who, verified=False, reason=reason
             )
 
-        await interaction.response.send_modal(
-            AskModal(
-                title="Reject this run",
-                custom_id=f"completion:reject-reason:v1:{completion_id}:{interaction.id}",
-                label="Reason",
-                placeholder="Why is this run rejected? The player is told.",
-                required=True,
-                max_length=REASON_MAX,
-                submitted=submitted,
-            )
+        await ask_moderator_reason(
+            interaction,
+            title="Reject this run",
+            custom_id=f"completion:reject-reason:v1:{completion_id}",
+            placeholder="Why is this run rejected? The player is told.",
+            press=reject,
         )
 
 

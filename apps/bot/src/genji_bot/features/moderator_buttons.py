@@ -14,20 +14,18 @@ from genji_bot.discord.components import dynamic_item
 from genji_bot.discord.presses import (
     NOT_A_MODERATOR,
     REFUSALS,
-    AskModal,
     Presser,
+    ask_moderator_reason,
     deferred_press,
     may_moderate,
     presser,
     refusal,
-    refuse_now,
     services,
 )
 from genji_bot.settings import BotSettings
 
 ACCEPT_PATTERN = r"map_edit:accept:v1:(?P<id>[0-9]{1,19})"
 REJECT_PATTERN = r"map_edit:reject:v1:(?P<id>[0-9]{1,19})"
-REASON_MAX = 500
 
 ALREADY_RESOLVED = "This edit request was already resolved; nothing was changed."
 UNKNOWN_EDIT = "This edit request no longer exists; the card is out of date."
@@ -104,24 +102,15 @@ class RejectMapEdit(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REJ
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         settings, api = services(interaction)
-        if not may_moderate(settings, presser(interaction)):
-            await refuse_now(interaction, NOT_A_MODERATOR)
-            return
         edit_id = self.edit_id
 
-        async def submitted(reason: str, submit: discord.Interaction[Any]) -> str:
-            return await press_resolve(
-                api, settings, edit_id, presser(submit), accepted=False, reason=reason
-            )
+        async def reject(reason: str, who: Presser) -> str:
+            return await press_resolve(api, settings, edit_id, who, accepted=False, reason=reason)
 
-        await interaction.response.send_modal(
-            AskModal(
-                title="Reject this map edit",
-                custom_id=f"map_edit:reject-reason:v1:{edit_id}:{interaction.id}",
-                label="Reason",
-                placeholder="Why is this edit rejected? The requester is told.",
-                required=True,
-                max_length=REASON_MAX,
-                submitted=submitted,
-            )
+        await ask_moderator_reason(
+            interaction,
+            title="Reject this map edit",
+            custom_id=f"map_edit:reject-reason:v1:{edit_id}",
+            placeholder="Why is this edit rejected? The requester is told.",
+            press=reject,
         )
