@@ -46,7 +46,6 @@ from pathlib import Path
 import psycopg
 from genji_bot.settings import bot_settings_from_env
 from genji_devstack.cluster import PgCluster
-from genji_devstack.discord_standin import DEFAULT_TOKEN as STANDIN_TOKEN
 from genji_devstack.roles import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, login_dsn
 from genji_worker.process import EXIT_LOGIN, worker_dsn
@@ -284,7 +283,9 @@ def main() -> int:
         discord: dict[str, str] = {}
         if standin:
             standin_url = f"http://127.0.0.1:{_free_port()}"
-            serve = ["serve", "--port", standin_url.rsplit(":", 1)[1], "--token", STANDIN_TOKEN]
+            # A throwaway token of this stack's own, which only its stand-in accepts.
+            standin_token = secrets.token_urlsafe(24)
+            serve = ["serve", "--port", standin_url.rsplit(":", 1)[1], "--token", standin_token]
             process = processes.start(
                 "Discord stand-in",
                 [sys.executable, "-m", "genji_devstack.discord_standin", *serve],
@@ -297,7 +298,7 @@ def main() -> int:
                 ),
             )
             _wait_for_standin(standin_url, process)
-            discord = {"DISCORD_URL": standin_url, "DISCORD_TOKEN": STANDIN_TOKEN}
+            discord = {"DISCORD_URL": standin_url, "DISCORD_TOKEN": standin_token}
             # The API accepts a Retry job or Discard press only from the configured guild's
             # job alerts channel: the ones the stand-in was seeded with.
             seeded = bot_settings_from_env({**base, "GENJI_API_KEY": bot_key})
