@@ -47,7 +47,7 @@ check-lock:
 
 # Rewrite db/schema.sql from a freshly migrated database (review the diff with the migration).
 schema-dump: deps
-    uv run --frozen python -m genji_api.schema_dump > db/schema.sql
+    uv run --frozen python -m genji_devstack.schema_dump > db/schema.sql
 
 # Copy sql/ into unreleased plan changes and pin every tag's scripts in db/released (db/README.md).
 # --retag-unreleased rewrites the last tag's lines: only while that tag was never deployed.

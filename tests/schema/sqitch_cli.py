@@ -7,7 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from genji_api.schema_dump import SQITCH_REGISTRY
+from genji_devstack.schema_dump import SQITCH_REGISTRY
 
 PLANNER_NAME = "Genji Shimada"
 PLANNER_EMAIL = "dev@genjishimada.invalid"

@@ -1,10 +1,9 @@
 """The domain rules the queue's handlers and their idempotency rely on hold in the database
 itself, whichever code writes the rows."""
 
-from pathlib import Path
-
 import asyncpg
 import pytest
+from genji_api.migrations.location import db_dir
 from testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -205,7 +204,7 @@ async def test_one_open_playtest_per_map(connect: Connect) -> None:
     assert await conn.fetchval(insert, map_id) != first
 
 
-SEEDS = Path(__file__).resolve().parents[2] / "db" / "seeds" / "local.sql"
+SEEDS = db_dir() / "seeds" / "local.sql"
 SEEDED = [
     "core.users",
     "users.overwatch_usernames",

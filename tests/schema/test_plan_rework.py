@@ -5,8 +5,8 @@ from pathlib import Path
 import psycopg
 import pytest
 from genji_api.migrate import apply_plan, rollback_plan
-from genji_api.schema_dump import dump_schema
-from genji_devstack.sqitch_plan import PlanError, read_plan
+from genji_api.migrations.plan import PlanError, read_plan
+from genji_devstack.schema_dump import dump_schema
 from rework_project import (
     PLAN,
     PLANNER,

@@ -5,12 +5,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from genji_api.migrations.location import db_dir
 from genji_devstack.release_plan import MANIFEST, check, release
 from rework_project import PLANNER, V2, released_project, rework_widget_version, write_scripts
 
 pytestmark = pytest.mark.queue
 
-DB = Path(__file__).resolve().parents[2] / "db"
+DB = db_dir()
 
 
 def test_released_files_are_unchanged_and_all_pinned() -> None:

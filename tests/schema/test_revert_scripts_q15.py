@@ -2,7 +2,7 @@
 
 import pytest
 from genji_api.migrate import apply_plan, plan_migrations, rollback_plan
-from genji_api.schema_dump import dump_schema
+from genji_devstack.schema_dump import dump_schema
 
 pytestmark = pytest.mark.queue
 

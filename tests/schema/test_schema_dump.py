@@ -1,14 +1,13 @@
 """The migrated schema equals the committed db/schema.sql (regenerate with `just schema-dump`)."""
 
-from pathlib import Path
-
 import pytest
 from genji_api.migrate import apply_plan
-from genji_api.schema_dump import dump_schema
+from genji_api.migrations.location import db_dir
+from genji_devstack.schema_dump import dump_schema
 
 pytestmark = pytest.mark.queue
 
-COMMITTED = Path(__file__).resolve().parents[2] / "db" / "schema.sql"
+COMMITTED = db_dir() / "schema.sql"
 
 
 def test_q15_migrated_schema_matches_committed_dump(empty_database: str) -> None:

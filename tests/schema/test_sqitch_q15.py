@@ -1,15 +1,14 @@
 """Q15: the real Sqitch deploys, verifies and wholly reverts the plan, giving yoyo's schema."""
 
-from pathlib import Path
-
 import pytest
-from genji_api.schema_dump import dump_schema
+from genji_api.migrations.location import db_dir
+from genji_devstack.schema_dump import dump_schema
 from sqitch_cli import sqitch
 from testdb import Database
 
 pytestmark = pytest.mark.queue
 
-DB = Path(__file__).resolve().parents[2] / "db"
+DB = db_dir()
 COMMITTED = DB / "schema.sql"
 
 

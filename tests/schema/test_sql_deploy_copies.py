@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
-from genji_devstack.sqitch_plan import read_plan
+from genji_api.migrations.location import db_dir
+from genji_api.migrations.plan import read_plan
 
 pytestmark = pytest.mark.queue
 
 ROOT = Path(__file__).resolve().parents[2]
-DB = ROOT / "db"
+DB = db_dir()
 SOURCES = sorted((ROOT / "sql").glob("*.sql"))
 PLAN = read_plan(DB)
 FUNCTION = re.compile(r"^CREATE (?:OR REPLACE )?FUNCTION (\w+)\(", re.IGNORECASE | re.MULTILINE)

@@ -25,14 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from genji_devstack.sqitch_plan import SCRIPT_KINDS, Change, read_plan
 from yoyo import get_backend
 from yoyo.migrations import Migration, MigrationList, StepCollector
 
-
-def db_dir() -> Path:
-    override = os.environ.get("GENJI_DB_DIR")
-    return Path(override) if override else Path(__file__).resolve().parents[4] / "db"
+from genji_api.migrations.location import db_dir
+from genji_api.migrations.plan import SCRIPT_KINDS, Change, read_plan
 
 
 def _execute(sql: str, connection: Any) -> None:

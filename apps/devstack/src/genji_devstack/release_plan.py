@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from genji_devstack.sqitch_plan import SCRIPT_KINDS, Plan, read_plan
+from genji_api.migrations.plan import SCRIPT_KINDS, Plan, read_plan
 
 MANIFEST = "released"
 PLAN_ENTRY = "sqitch.plan"

@@ -6,9 +6,9 @@ import re
 import subprocess
 import sys
 
-from genji_devstack.cluster import PgCluster, find_bindir
-
 from genji_api.migrate import apply_plan
+
+from genji_devstack.cluster import PgCluster, find_bindir
 
 OWNER_ROLE = re.compile(r"FOR ROLE \S+")
 # The migration tools' bookkeeping is not part of the application schema: yoyo's tables, and
