@@ -2,36 +2,39 @@
 
 API_HOST / API_PORT choose where it listens (127.0.0.1:8000); GENJI_API_WORKER=0 serves HTTP
 only. A worker that dies takes the process down, so its manager restarts it. SENTRY_DSN turns
-on Sentry (genji_worker.sentry_setup).
+on Sentry (genji_worker.sentry_setup). GENJI_LOG_FORMAT=text|json chooses the log format
+(genji_worker.log_setup) of the process and of uvicorn's own lines. Exit status 2: a bad setting.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
 import uvicorn
+from genji_worker.log_setup import LogFormatError, setup_logging
 from genji_worker.sentry_setup import init_sentry
 
 from genji_api.app import create_app
+from genji_api.http.access_log import quiet_routine_polls
 from genji_api.settings import SettingsError, settings_from_env
 
 
 def main() -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     try:
+        setup_logging()
         settings = settings_from_env()
-    except SettingsError as error:
+    except (LogFormatError, SettingsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    quiet_routine_polls()
     init_sentry("api")
+    # No log_config: uvicorn's loggers keep the format setup_logging gave them.
     uvicorn.run(
         create_app(settings),
         host=os.environ.get("API_HOST", "127.0.0.1"),
         port=int(os.environ.get("API_PORT", "8000")),
-        log_level="info",
+        log_config=None,
         timeout_graceful_shutdown=45,
     )
     return 0

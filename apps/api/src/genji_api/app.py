@@ -19,6 +19,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from genji_api.auth.guards import scope_guard
 from genji_api.auth.middleware import API_KEY_HEADER, PUBLIC_PATHS, ApiKeyMiddleware
 from genji_api.database import Database, create_pool
+from genji_api.http.app_logging import app_logging
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
 from genji_api.http.error_docs import ErrorResponsesPlugin
 from genji_api.metrics.endpoint import MetricsEndpoint
@@ -98,6 +99,7 @@ def create_app(settings: ApiSettings) -> Litestar:
         exception_handlers=EXCEPTION_HANDLERS,
         plugins=[ErrorResponsesPlugin()],
         request_max_body_size=settings.request_max_body_bytes,
+        logging_config=app_logging(),
         openapi_config=OpenAPIConfig(
             title="Genji Shimada API",
             version="3",

@@ -2,7 +2,7 @@
 
 Exit statuses: 0 after a drained stop; 1 when the worker or the Discord connection died (restart
 it); 2 when a restart will not help: no token, a token Discord refuses, a gateway closed for
-good, a missing setting, or a queue login that fails.
+good, a missing or malformed setting (GENJI_LOG_FORMAT among them), or a queue login that fails.
 
 Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
 same queue worker and handlers with the recorder in place of Discord. SENTRY_DSN turns on Sentry
@@ -16,6 +16,7 @@ import logging
 import os
 import sys
 
+from genji_worker.log_setup import LogFormatError, setup_logging
 from genji_worker.process import QueueLoginError, queue_dsn
 from genji_worker.sentry_setup import init_sentry
 
@@ -33,11 +34,10 @@ def main() -> int:
     if not os.environ.get("DISCORD_TOKEN"):
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_LOGIN
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("pgqueuer").setLevel(logging.WARNING)
     try:
+        setup_logging()
         settings = bot_settings_from_env()
-    except MissingSetting as error:
+    except (LogFormatError, MissingSetting) as error:
         print(error, file=sys.stderr)
         return EXIT_LOGIN
     init_sentry("bot")

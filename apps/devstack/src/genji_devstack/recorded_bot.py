@@ -17,14 +17,19 @@ from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices, Consumer
 from genji_bot.settings import bot_settings_from_env
 from genji_bot.worker import run_bot_worker
+from genji_worker.log_setup import LogFormatError, setup_logging
+from genji_worker.process import EXIT_LOGIN
 
 from genji_devstack.recorder_port import RecorderPort
 
 
 def main(consumers: dict[str, Consumer] | None = None) -> int:
     """Run until SIGTERM; `consumers` replaces the feature modules' set (tests)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("pgqueuer").setLevel(logging.WARNING)
+    try:
+        setup_logging()
+    except LogFormatError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_LOGIN
     settings = bot_settings_from_env()
     port = RecorderPort(
         os.environ.get("GENJI_RECORDER_DIR", "/tmp/genji-effects"), settings.nonce_window

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 from collections.abc import Mapping
 
 import asyncpg
@@ -13,6 +14,7 @@ from genji_sdk import Owner
 from genji_sdk.roles import WORKER_ROLE, login_dsn
 
 from genji_worker.executor import Handler
+from genji_worker.log_setup import LogFormatError, setup_logging
 from genji_worker.metrics import start_metrics_server
 from genji_worker.settings import metrics_settings_from_env, settings_from_env
 from genji_worker.supervisor import QueueSupervisor
@@ -81,8 +83,11 @@ async def serve(owner: Owner, handlers: Mapping[str, Handler], dsn: str) -> None
 def run_worker_process(owner: Owner, handlers: Mapping[str, Handler]) -> int:
     """Run until SIGTERM/SIGINT; a non-zero exit means the worker died and must be restarted,
     except EXIT_LOGIN: its credentials are missing or wrong, which a restart does not fix."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("pgqueuer").setLevel(logging.WARNING)
+    try:
+        setup_logging()
+    except LogFormatError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_LOGIN
     try:
         asyncio.run(serve(owner, handlers, queue_dsn(owner)))
     except (QueueLoginError, asyncpg.InvalidAuthorizationSpecificationError) as error:

@@ -21,7 +21,11 @@ Nothing here enqueues. What a failure stops:
   the bot's key, stop the whole pass: the supervisor waits twice the poll interval, then four
   times, ... up to MAX_BACKOFF (at least a rate limit's `retry_after`), logs the first failure
   once as a warning with its reason and the recovery once delivery works again. These failures
-  are not about one alert, so trying the next alert would only repeat the request;
+  are not about one alert, so trying the next alert would only repeat the request. An
+  unavailable API is a warning only when the supervisor had reached it and it stays unavailable
+  for longer than one poll interval (the pass after the first failed one fails too): an API not
+  up yet when the bot starts, or gone a moment before the bot while a stack stops, is logged
+  at INFO;
 - any other failure while delivering one alert (the API refusing that alert's request with an
   error status, an answer that does not parse, a checkpoint failing) is about that alert's
   data: it is logged and that alert alone is held back on the same doubling schedule, while the
@@ -123,6 +127,11 @@ class AlertSupervisor:
         self.holder = uuid4()
         self.started = datetime.now(UTC)
         self._failures = 0
+        # Whether a poll of the API ever succeeded, since when it has been unavailable (loop
+        # time), and whether the current run of failures was already warned about.
+        self._reached_api = False
+        self._api_down_since: float | None = None
+        self._warned = False
         # Alerts held back after a failure of their own: job -> (failures in a row, not before).
         self._held_back: dict[UUID, tuple[int, float]] = {}
         # Intents whose send Discord refused for sure, by binding path: nothing to look for.
@@ -151,6 +160,7 @@ class AlertSupervisor:
                 if self._failures:
                     log.info("alert delivery recovered after %d failed passes", self._failures)
                 self._failures = 0
+                self._warned = False
             await asyncio.sleep(delay)
 
     def _backing_off(self, error: Exception) -> float:
@@ -159,7 +169,10 @@ class AlertSupervisor:
         cause = error.error if isinstance(error, DiscordFailed) else error
         if isinstance(cause, RateLimited):
             delay = max(delay, float(cause.retry_after))
-        if self._failures == 1:
+        if isinstance(error, DependencyUnavailable) and error.dependency == "api":
+            self._api_unavailable(error, delay)
+        elif not self._warned:
+            self._warned = True
             log.warning(
                 "alert delivery paused: %s; trying again in %.1fs, waiting longer each time it "
                 "fails; progress stays recorded",
@@ -170,11 +183,37 @@ class AlertSupervisor:
             log.debug("alert delivery still failing (%d): %s", self._failures, error)
         return delay
 
+    def _api_unavailable(self, error: DependencyUnavailable, delay: float) -> None:
+        now = asyncio.get_running_loop().time()
+        if self._api_down_since is None:
+            self._api_down_since = now
+        down = now - self._api_down_since
+        if not self._reached_api:
+            level = logging.INFO if self._failures == 1 else logging.DEBUG
+            log.log(
+                level, "alert delivery waits for the api: %s; trying again in %.1fs", error, delay
+            )
+        elif not self._warned and down > self.settings.alert_poll_seconds:
+            self._warned = True
+            log.warning(
+                "alert delivery paused: %s for %.1fs; trying again in %.1fs, waiting longer "
+                "each time it fails; progress stays recorded",
+                error,
+                down,
+                delay,
+            )
+        elif self._failures == 1:
+            log.info("alert delivery paused: %s; trying again in %.1fs", error, delay)
+        else:
+            log.debug("alert delivery still failing (%d): %s", self._failures, error)
+
     async def deliver_due(self) -> int:
         """One pass: every due alert; returns how many were due. A failed Discord request or
         an unavailable API propagates (the pass stops and backs off); any other failure holds
         back that alert alone."""
         work = msgspec.convert(await self.api.get(ALERTS), AlertWork)
+        self._reached_api = True
+        self._api_down_since = None
         due = {alert.job_id for alert in work.alerts}
         self._held_back = {job: held for job, held in self._held_back.items() if job in due}
         clock = asyncio.get_running_loop().time

@@ -5,7 +5,8 @@
 
 `serve` seeds the world from the bot's settings (environment, defaults for what is unset),
 prints one line `discord stand-in ready at <url>` once it listens, and serves until SIGTERM or
-SIGINT. `report` prints what a running stand-in holds; it exits 2 when it cannot reach it.
+SIGINT, logging in the format GENJI_LOG_FORMAT names (genji_worker.log_setup; a bad value exits
+2). `report` prints what a running stand-in holds; it exits 2 when it cannot reach it.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ import os
 import signal
 import sys
 
+from genji_worker.log_setup import LogFormatError, setup_logging
+
 from genji_devstack.discord_standin.report import Unreachable, print_report
 
 EXIT_UNREACHABLE = 2
+EXIT_BAD_SETTING = 2
 DEFAULT_HEARTBEAT_MS = 41_250
 
 
@@ -63,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     reporting.add_argument("--url", required=True)
     arguments = parser.parse_args(argv)
     if arguments.command == "serve":
+        try:
+            setup_logging()
+        except LogFormatError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_BAD_SETTING
         asyncio.run(serve(arguments))
         return 0
     try:

@@ -14,6 +14,7 @@ from genji_devstack.discord_standin import view
 from genji_devstack.discord_standin.control import Control
 from genji_devstack.discord_standin.faults import FaultBook
 from genji_devstack.discord_standin.gateway import Gateway
+from genji_devstack.discord_standin.gone_clients import quiet_gone_clients
 from genji_devstack.discord_standin.rest import PREFIX, Rest, RestConfig
 from genji_devstack.discord_standin.world import World
 
@@ -75,6 +76,7 @@ class DiscordStandIn:
         await self.gateway.shutdown()
 
     async def start(self) -> None:
+        quiet_gone_clients()
         runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
