@@ -21,6 +21,7 @@ from genji_api.auth.middleware import API_KEY_HEADER, PUBLIC_PATHS, ApiKeyMiddle
 from genji_api.database import Database, create_pool
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
 from genji_api.http.error_docs import ErrorResponsesPlugin
+from genji_api.http.json_body import screen_json_body
 from genji_api.metrics.endpoint import MetricsEndpoint
 from genji_api.routes import ROUTES
 from genji_api.settings import ApiSettings
@@ -95,6 +96,7 @@ def create_app(settings: ApiSettings) -> Litestar:
         },
         middleware=[DefineMiddleware(ApiKeyMiddleware, exclude=list(PUBLIC_PATHS))],
         guards=[scope_guard],
+        before_request=screen_json_body,
         exception_handlers=EXCEPTION_HANDLERS,
         plugins=[ErrorResponsesPlugin()],
         request_max_body_size=settings.request_max_body_bytes,
