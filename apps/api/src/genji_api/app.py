@@ -19,6 +19,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from genji_api.auth.guards import scope_guard
 from genji_api.auth.middleware import API_KEY_HEADER, PUBLIC_PATHS, ApiKeyMiddleware
 from genji_api.database import Database, create_pool
+from genji_api.http.docs_pages import SCHEMA_PATH, assets_router, render_plugins
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
 from genji_api.http.error_docs import ErrorResponsesPlugin
 from genji_api.http.json_body import screen_json_body
@@ -88,7 +89,7 @@ def create_app(settings: ApiSettings) -> Litestar:
 
     api = Router(path="/api/v3", route_handlers=ROUTES)
     return Litestar(
-        route_handlers=[api, healthcheck],
+        route_handlers=[api, healthcheck, assets_router()],
         lifespan=[lifespan],
         dependencies={
             "database": Provide(_database, sync_to_thread=False),
@@ -103,6 +104,8 @@ def create_app(settings: ApiSettings) -> Litestar:
         openapi_config=OpenAPIConfig(
             title="Genji Shimada API",
             version="3",
+            path=SCHEMA_PATH,
+            render_plugins=render_plugins(),
             components=Components(
                 security_schemes={
                     "ApiKey": SecurityScheme(
