@@ -110,3 +110,18 @@ def test_every_operation_documents_the_error_body() -> None:
                 assert response is not None, f"{method.upper()} {path} omits {status}"
                 schema = response["content"]["application/json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+
+
+def test_every_operation_has_a_human_summary_and_a_description() -> None:
+    document = served_document()
+    bare = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            summary = operation.get("summary") or ""
+            description = operation.get("description") or ""
+            label = f"{method.upper()} {path}"
+            if not summary or summary.isidentifier() or " " not in summary.strip():
+                bare.append(f"{label}: summary {summary!r}")
+            if not description.strip() or description.strip() == summary:
+                bare.append(f"{label}: description {description!r}")
+    assert not bare, "operations that do not describe themselves:\n" + "\n".join(bare)

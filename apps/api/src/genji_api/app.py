@@ -23,6 +23,7 @@ from genji_api.http.docs_pages import SCHEMA_PATH, assets_router, render_plugins
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
 from genji_api.http.error_docs import ErrorResponsesPlugin
 from genji_api.http.json_body import screen_json_body
+from genji_api.http.operation_docs import OperationTextPlugin
 from genji_api.metrics.endpoint import MetricsEndpoint
 from genji_api.routes import ROUTES
 from genji_api.settings import ApiSettings
@@ -99,7 +100,7 @@ def create_app(settings: ApiSettings) -> Litestar:
         guards=[scope_guard],
         before_request=screen_json_body,
         exception_handlers=EXCEPTION_HANDLERS,
-        plugins=[ErrorResponsesPlugin()],
+        plugins=[ErrorResponsesPlugin(), OperationTextPlugin()],
         request_max_body_size=settings.request_max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Genji Shimada API",
