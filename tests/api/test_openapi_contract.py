@@ -110,3 +110,49 @@ def test_every_operation_documents_the_error_body() -> None:
                 assert response is not None, f"{method.upper()} {path} omits {status}"
                 schema = response["content"]["application/json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+
+
+def test_every_operation_has_a_human_summary_and_a_description() -> None:
+    document = served_document()
+    bare = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            summary = operation.get("summary") or ""
+            description = operation.get("description") or ""
+            label = f"{method.upper()} {path}"
+            if not summary or summary.isidentifier() or " " not in summary.strip():
+                bare.append(f"{label}: summary {summary!r}")
+            if not description.strip() or description.strip() == summary:
+                bare.append(f"{label}: description {description!r}")
+    assert not bare, "operations that do not describe themselves:\n" + "\n".join(bare)
+
+
+def _integer_bounds(node: Any) -> list[tuple[str, Any]]:
+    found = []
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if item.get("type") == "integer":
+                found += [(key, item[key]) for key in BOUNDS if key in item]
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return found
+
+
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def test_64_bit_integer_bounds_are_exact_integers() -> None:
+    """A float past 2**53 cannot hold a 64-bit bound: 2**63 - 1 would read as 2**63."""
+    bounds = _integer_bounds(served_document())
+    assert ("maximum", 2**63 - 1) in bounds, "no 64-bit bound found to check"
+    inexact = sorted(
+        {
+            (key, value)
+            for key, value in bounds
+            if isinstance(value, float) and (abs(value) >= 2**53 or not value.is_integer())
+        }
+    )
+    assert not inexact, f"integer bounds printed as floats: {inexact}"

@@ -20,8 +20,11 @@ from genji_api.auth.guards import scope_guard
 from genji_api.auth.middleware import API_KEY_HEADER, PUBLIC_PATHS, ApiKeyMiddleware
 from genji_api.database import Database, create_pool
 from genji_api.http.app_logging import app_logging
+from genji_api.http.docs_pages import SCHEMA_PATH, assets_router, render_plugins
 from genji_api.http.error_bodies import EXCEPTION_HANDLERS
 from genji_api.http.error_docs import ErrorResponsesPlugin
+from genji_api.http.json_body import screen_json_body
+from genji_api.http.operation_docs import OperationTextPlugin
 from genji_api.metrics.endpoint import MetricsEndpoint
 from genji_api.routes import ROUTES
 from genji_api.settings import ApiSettings
@@ -88,7 +91,7 @@ def create_app(settings: ApiSettings) -> Litestar:
 
     api = Router(path="/api/v3", route_handlers=ROUTES)
     return Litestar(
-        route_handlers=[api, healthcheck],
+        route_handlers=[api, healthcheck, assets_router()],
         lifespan=[lifespan],
         dependencies={
             "database": Provide(_database, sync_to_thread=False),
@@ -96,13 +99,16 @@ def create_app(settings: ApiSettings) -> Litestar:
         },
         middleware=[DefineMiddleware(ApiKeyMiddleware, exclude=list(PUBLIC_PATHS))],
         guards=[scope_guard],
+        before_request=screen_json_body,
         exception_handlers=EXCEPTION_HANDLERS,
-        plugins=[ErrorResponsesPlugin()],
+        plugins=[ErrorResponsesPlugin(), OperationTextPlugin()],
         request_max_body_size=settings.request_max_body_bytes,
         logging_config=app_logging(),
         openapi_config=OpenAPIConfig(
             title="Genji Shimada API",
             version="3",
+            path=SCHEMA_PATH,
+            render_plugins=render_plugins(),
             components=Components(
                 security_schemes={
                     "ApiKey": SecurityScheme(

@@ -32,6 +32,10 @@ class NotFoundError(ApiError):
     status_code = 404
 
 
+JOB_NOT_FOUND = "Job not found."
+"""The one answer of every route to a job UUID no job has."""
+
+
 class ConflictError(ApiError):
     status_code = 409
 

@@ -18,9 +18,16 @@ from genji_api.auth.tokens import AuthToken
 def scope_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     if handler.opt.get("exclude_from_auth"):
         return
-    if connection.scope.get("auth") is None and connection.url.path.startswith(PUBLIC_PATHS):
-        return  # the OpenAPI pages, which the authentication middleware let through
-    token: AuthToken = connection.auth
+    token: AuthToken | None = connection.scope.get("auth")
+    if token is None:
+        # The authentication middleware skipped this request: the public pages, and the OPTIONS
+        # answer Litestar gives every route (its Allow header only). Nothing else passes.
+        if (
+            connection.url.path.startswith(PUBLIC_PATHS)
+            or connection.scope.get("method") == "OPTIONS"
+        ):
+            return
+        raise NotAuthorizedException("An API key is required (X-API-KEY header).")
     if token.is_superuser:
         return
     required: frozenset[str] | None = handler.opt.get("required_scopes")

@@ -46,7 +46,8 @@ class CompletionsController(Controller):
         database: NamedDependency[Database],
         settings: NamedDependency[ApiSettings],
     ) -> CompletionSubmissionResponse:
-        """Submit a run: it goes to OCR (job_status null) or to manual review (its job)."""
+        """Submit a run for verification; it goes to OCR (job_status null) or to manual review
+        (its job)."""
         return await submit_completion(
             database, data, bot_user_id=settings.bot_user_id, trace=request_trace(request)
         )

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 from genji_sdk.sends import SendReleased, SendState
 
+from genji_api.http.ids import bigint_meta
 from genji_api.http.types import RequestBody
 
 __all__ = (
@@ -20,7 +21,7 @@ __all__ = (
 )
 
 Destination = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-DiscordId = Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
+DiscordId = Annotated[int, bigint_meta()]
 Fingerprint = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 MirrorKind = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 
@@ -35,7 +36,7 @@ class Mirror(RequestBody, frozen=True):
     """A domain column that must hold the sent id, written with the binding."""
 
     kind: MirrorKind
-    entity_id: Annotated[int, msgspec.Meta(gt=0, le=2**63 - 1)]
+    entity_id: Annotated[int, bigint_meta()]
 
 
 class SendComplete(RequestBody, frozen=True):

@@ -19,7 +19,7 @@ from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 
 from genji_api.effects.context import EffectContext
 from genji_api.effects.rules import EffectRule
-from genji_api.errors import BadRequestError, ConflictError, NotFoundError
+from genji_api.errors import JOB_NOT_FOUND, BadRequestError, ConflictError, NotFoundError
 
 R = TypeVar("R", bound=msgspec.Struct)
 
@@ -35,7 +35,7 @@ async def check_action(conn: asyncpg.Connection, effect: EffectContext, rule: Ef
             conn, effect.job_id, effect.effect_key, rule.allowed_events(effect.effect_key)
         )
     except JobNotFoundError:
-        raise NotFoundError("Job not found.") from None
+        raise NotFoundError(JOB_NOT_FOUND) from None
     except EffectNotAllowedError:
         raise BadRequestError(
             f"Effect {effect.effect_key!r} may not be requested by job {effect.job_id}."
@@ -74,7 +74,7 @@ async def once(
             "was recorded with another request."
         ) from None
     except JobNotFoundError:
-        raise NotFoundError("Job not found.") from None
+        raise NotFoundError(JOB_NOT_FOUND) from None
     if not receipt.fresh:
         recorded: Any = receipt.result
         return msgspec.convert(recorded, result_type)

@@ -12,11 +12,14 @@ from genji_api.auth import scopes
 from genji_api.database import Database
 from genji_api.guides import service
 from genji_api.guides.models import GuideRequest, GuideResponse
-from genji_api.http.ids import BIGINT_MAX
+from genji_api.http.ids import BIGINT_MAX, BIGINT_SCHEMA
 from genji_api.http.tracing import request_trace
 
 MapCode = Annotated[str, Parameter(description="The map's code", pattern=r"^[A-Z0-9]{4,6}$")]
-GuideUserId = Annotated[int, Parameter(description="The guide's author", gt=0, le=BIGINT_MAX)]
+GuideUserId = Annotated[
+    int,
+    Parameter(description="The guide's author", gt=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA),
+]
 
 
 class GuidesController(Controller):

@@ -6,12 +6,14 @@ import logging
 from typing import Any
 
 import asyncpg
+from asyncpg import exceptions as asyncpg_exceptions
 from litestar import Request, Response
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR, HTTP_503_SERVICE_UNAVAILABLE
 from litestar.types import ExceptionHandlersMap
 
 from genji_api.errors import ApiError
+from genji_api.http.parameter_names import named_as_sent
 from genji_api.http.unavailable import CONNECTION_CLASSES, database_unavailable
 
 log = logging.getLogger("genji.api")
@@ -19,6 +21,11 @@ log = logging.getLogger("genji.api")
 # A PostgreSQL restart or a failover takes a few seconds; clients retry about this often.
 RETRY_AFTER_SECONDS = 2
 DATABASE_UNAVAILABLE = "The database is unavailable. Retry later."
+UNSTORABLE_TEXT = "Invalid input: text holds a character the database cannot store."
+_UNSTORABLE_TEXT = (
+    asyncpg_exceptions.CharacterNotInRepertoireError,
+    asyncpg_exceptions.UntranslatableCharacterError,
+)
 
 
 def _body(status: int, error: str, extra: Any) -> Response[dict[str, Any]]:
@@ -31,8 +38,13 @@ def api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[dict[str, An
     return _body(exc.status_code, exc.message, exc.extra)
 
 
-def http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+    if exc.status_code == HTTP_500_INTERNAL_SERVER_ERROR:
+        # Litestar's own 500s (a misconfiguration, say) carry internals in their detail.
+        return internal_error(request, exc)
     extra = exc.extra if exc.extra not in ({}, [], None) else None
+    if isinstance(exc, ValidationException):
+        extra = named_as_sent(request, extra)
     response = _body(exc.status_code, exc.detail, extra)
     if exc.headers:
         response.headers.update(exc.headers)
@@ -52,6 +64,11 @@ def data_error(request: Request[Any, Any, Any], exc: asyncpg.DataError) -> Respo
     # only a number the client sent can be that large, and no row can match it.
     if isinstance(exc.__cause__, OverflowError):
         return _body(400, "Invalid input: a number is out of range.", None)
+    # Text only a client can send: a lone surrogate asyncpg cannot encode, or a character the
+    # server stores in neither text nor jsonb (NUL, in a path or query value). The statement
+    # failed, so its transaction rolls back whole.
+    if isinstance(exc.__cause__, UnicodeError) or isinstance(exc, _UNSTORABLE_TEXT):
+        return _body(400, UNSTORABLE_TEXT, None)
     return internal_error(request, exc)
 
 

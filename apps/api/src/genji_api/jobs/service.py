@@ -14,14 +14,19 @@ from genji_sdk.jobs import JobStatusResponse
 from genji_worker.settings import settings_from_env
 
 from genji_api.database import Database
-from genji_api.errors import BadRequestError, NotFoundError, ReconciliationRequiredError
+from genji_api.errors import (
+    JOB_NOT_FOUND,
+    BadRequestError,
+    NotFoundError,
+    ReconciliationRequiredError,
+)
 
 
 async def job_status(database: Database, job_id: UUID) -> JobStatusResponse:
     try:
         return await database.read(lambda conn: job_public_status(conn, job_id))
     except JobNotFoundError:
-        raise NotFoundError("Job not found.") from None
+        raise NotFoundError(JOB_NOT_FOUND) from None
     except JobStateInconsistentError as error:
         raise ReconciliationRequiredError(
             f"Job {job_id} has inconsistent queue metadata and needs reconciliation "
@@ -55,4 +60,4 @@ async def job_details(database: Database, job_id: UUID) -> JobDetails:
     try:
         return await database.read(lambda conn: read_job_details(conn, job_id, budget))
     except JobNotFoundError:
-        raise NotFoundError("Job not found.") from None
+        raise NotFoundError(JOB_NOT_FOUND) from None

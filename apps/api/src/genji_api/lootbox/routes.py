@@ -11,11 +11,13 @@ from litestar.params import JSONBody, Parameter
 from genji_api.auth import scopes
 from genji_api.database import Database
 from genji_api.effects.context import effect_context
-from genji_api.http.ids import BIGINT_MAX, INTEGER_MAX
+from genji_api.http.ids import BIGINT_MAX, BIGINT_SCHEMA, INTEGER_MAX
 from genji_api.lootbox import service
 from genji_api.lootbox.models import KeyGrantRequest, KeyGrantResponse, XpTier, XpTierChange
 
-LootboxUserId = Annotated[int, Parameter(description="The user", gt=0, le=BIGINT_MAX)]
+LootboxUserId = Annotated[
+    int, Parameter(description="The user", gt=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA)
+]
 Xp = Annotated[int, Parameter(ge=0, le=INTEGER_MAX)]
 _XP = scopes.required(scopes.XP_WRITE)
 

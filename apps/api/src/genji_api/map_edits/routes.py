@@ -51,7 +51,7 @@ class MapEditsController(Controller):
         database: NamedDependency[Database],
         settings: NamedDependency[ApiSettings],
     ) -> None:
-        """Accept (apply the changes) or reject a pending edit request."""
+        """Accept or reject a pending edit request; accepting applies its changes."""
         await service.resolve_edit_request(
             database,
             edit_id,

@@ -15,7 +15,7 @@ from genji_api.auth import scopes
 from genji_api.database import Database
 from genji_api.effects.context import effect_context
 from genji_api.errors import BadRequestError
-from genji_api.http.ids import BIGINT_MAX
+from genji_api.http.ids import BIGINT_MAX, BIGINT_SCHEMA
 from genji_api.http.tracing import request_trace
 from genji_api.notifications import service
 from genji_api.notifications.models import (
@@ -27,8 +27,15 @@ from genji_api.notifications.models import (
 )
 
 _WRITE = scopes.required(scopes.NOTIFICATIONS_WRITE)
-EventId = Annotated[int, Parameter(description="The notification event", gt=0, le=BIGINT_MAX)]
-PreferenceUserId = Annotated[int, Parameter(description="The user", gt=0, le=BIGINT_MAX)]
+EventId = Annotated[
+    int,
+    Parameter(
+        description="The notification event", gt=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA
+    ),
+]
+PreferenceUserId = Annotated[
+    int, Parameter(description="The user", gt=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA)
+]
 _EVENT_TYPES = frozenset(get_args(NotificationEventType))
 
 

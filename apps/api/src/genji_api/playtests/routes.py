@@ -66,6 +66,11 @@ class PlaytestsController(Controller):
         request: AnyRequest,
         database: NamedDependency[Database],
     ) -> JobStatusResponse:
+        """Cast or change a user's difficulty vote on a playtest.
+
+        Records the vote and enqueues the job that shows it in the thread; the vote that first
+        reaches the count needed to finalize tells the map's creators once.
+        """
         return await service.cast_vote(
             database, thread_id, user_id, data, trace=request_trace(request)
         )
@@ -78,6 +83,11 @@ class PlaytestsController(Controller):
         request: AnyRequest,
         database: NamedDependency[Database],
     ) -> JobStatusResponse:
+        """Withdraw a user's vote from a playtest.
+
+        A 400 when the user has no vote on it; otherwise the removal is recorded and a job
+        updates the thread.
+        """
         return await service.remove_vote(database, thread_id, user_id, trace=request_trace(request))
 
     @post("/{thread_id:int}/approve", opt=_WRITE, status_code=202)
@@ -88,6 +98,11 @@ class PlaytestsController(Controller):
         request: AnyRequest,
         database: NamedDependency[Database],
     ) -> JobStatusResponse:
+        """Approve a playtest at its voted difficulty.
+
+        The map leaves playtesting as approved with the average of the votes as its difficulty,
+        the playtest closes, and a job announces it. A 400 when nobody voted.
+        """
         return await service.approve(database, thread_id, data, trace=request_trace(request))
 
     @post("/{thread_id:int}/force-accept", opt=_WRITE, status_code=202)
@@ -98,6 +113,11 @@ class PlaytestsController(Controller):
         request: AnyRequest,
         database: NamedDependency[Database],
     ) -> JobStatusResponse:
+        """Accept a playtest at a difficulty the verifier chooses.
+
+        The map leaves playtesting as approved whatever the votes say, the playtest closes, and a
+        job announces it.
+        """
         return await service.force_accept(database, thread_id, data, trace=request_trace(request))
 
     @post("/{thread_id:int}/force-deny", opt=_WRITE, status_code=202)
@@ -108,6 +128,11 @@ class PlaytestsController(Controller):
         request: AnyRequest,
         database: NamedDependency[Database],
     ) -> JobStatusResponse:
+        """Reject a playtest's map with a reason.
+
+        The map is rejected and hidden, the playtest closes, and a job tells its thread and
+        creators why.
+        """
         return await service.force_deny(database, thread_id, data, trace=request_trace(request))
 
     @post("/{thread_id:int}/reset", opt=_WRITE, status_code=202)
@@ -118,4 +143,10 @@ class PlaytestsController(Controller):
         request: AnyRequest,
         database: NamedDependency[Database],
     ) -> JobStatusResponse:
+        """Reset a playtest and start a new round of it.
+
+        Optionally removes the votes and the completions made since the playtest began, moves
+        the playtest to its next reset generation and records the reset; a job tells the
+        thread.
+        """
         return await service.reset(database, thread_id, data, trace=request_trace(request))

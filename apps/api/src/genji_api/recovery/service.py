@@ -24,7 +24,7 @@ from genji_sdk.recovery import (
 )
 
 from genji_api.database import Database
-from genji_api.errors import BadRequestError, ConflictError, NotFoundError
+from genji_api.errors import JOB_NOT_FOUND, BadRequestError, ConflictError, NotFoundError
 from genji_api.recovery.authorization import require_alert_context, require_operator
 from genji_api.settings import ApiSettings
 
@@ -46,7 +46,9 @@ async def _recover(
     try:
         return await database.transaction(work)
     except JobNotFoundError as error:
-        # "job ... not found", or for resolve-effect the send the job has no binding for.
+        # No such job, or for resolve-effect no binding of the job for that send.
+        if str(error).startswith(f"job {job_id} not found"):
+            raise NotFoundError(JOB_NOT_FOUND) from None
         raise NotFoundError(str(error)) from None
     except RecoveryKeyConflictError as error:
         raise ConflictError(str(error)) from None

@@ -10,11 +10,13 @@ from litestar.params import Parameter
 
 from genji_api.auth import scopes
 from genji_api.database import Database
-from genji_api.http.ids import BIGINT_MAX
+from genji_api.http.ids import BIGINT_MAX, BIGINT_SCHEMA
 from genji_api.users.models import SkillRankResponse
 from genji_api.users.skill import get_rank
 
-UserPath = Annotated[int, Parameter(description="The user's id", gt=0, le=BIGINT_MAX)]
+UserPath = Annotated[
+    int, Parameter(description="The user's id", gt=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA)
+]
 
 
 class UsersController(Controller):

@@ -11,12 +11,15 @@ from litestar.params import JSONBody, Parameter
 from genji_api.auth import scopes
 from genji_api.database import Database
 from genji_api.effects.context import effect_context
-from genji_api.http.ids import BIGINT_MAX
+from genji_api.http.ids import BIGINT_MAX, BIGINT_SCHEMA
 from genji_api.http.tracing import request_trace
 from genji_api.xp import service
 from genji_api.xp.models import XpGrantRequest, XpGrantResponse
 
-XpUserId = Annotated[int, Parameter(description="Who receives the XP", gt=0, le=BIGINT_MAX)]
+XpUserId = Annotated[
+    int,
+    Parameter(description="Who receives the XP", gt=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA),
+]
 
 
 class XpController(Controller):
