@@ -114,7 +114,7 @@ async def test_the_held_log_line_names_the_uuid_and_show_reports_the_workers_bud
 
     assert (details.handler_failures, details.failure_budget) == (3, 2)
     assert [(b.failure_budget, b.live) for b in details.worker_budgets] == [(2, 1)]
-    assert "retried up to 2 times, then held: the budget the 1 bot worker alive apply" in text
+    assert "retried up to 2 times, then held: the schedule 1 live bot worker recorded" in text
 
 
 async def test_show_says_when_live_workers_disagree_on_the_budget(

@@ -138,14 +138,16 @@ def budget_text(details: JobDetails) -> str:
         groups = ", ".join(_group(b, b.live, owner) for b in live)
         return f"live workers disagree: {groups}; the smallest is {details.failure_budget}"
     if len(live) == 1 and live[0].failure_budget is not None:
+        count = live[0].live
         return (
-            f"retried up to {details.failure_budget} times, then held: the budget the "
-            f"{_workers(live[0].live, owner)} alive apply"
+            f"retried up to {details.failure_budget} times, then held: the schedule "
+            f"{'all ' if count > 1 else ''}{count} live {owner} "
+            f"worker{'s' if count > 1 else ''} recorded"
         )
     if live:
         return (
-            f"budget unknown: the {_workers(live[0].live, owner)} alive recorded no retry "
-            f"schedule; the default is {details.failure_budget}"
+            f"budget unknown: the live {owner} workers recorded no retry schedule; the "
+            f"default is {details.failure_budget}"
         )
     if any(b.failure_budget is not None for b in details.worker_budgets):
         return (
