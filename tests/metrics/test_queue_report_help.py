@@ -26,7 +26,7 @@ def test_the_report_help_names_itself_and_documents_options_and_exit_codes() -> 
     ):
         assert option in text, text
     assert (
-        "exit status: 0 nothing needs attention (\"all clear\") "
-        "1 something needs attention: each reason is printed under \"needs attention\" "
+        'exit status: 0 nothing needs attention ("all clear") '
+        '1 something needs attention: each reason is printed under "needs attention" '
         "2 the health cannot be read"
     ) in text, text
