@@ -134,11 +134,12 @@ def budget_text(details: JobDetails) -> str:
     except UnknownEventError:
         owner = "registered"
     live = [b for b in details.worker_budgets if b.live]
-    if len(live) > 1:
+    # Schedules with different delays but the same length agree on the budget.
+    if len({b.failure_budget for b in live}) > 1:
         groups = ", ".join(_group(b, b.live, owner) for b in live)
         return f"live workers disagree: {groups}; the smallest is {details.failure_budget}"
-    if len(live) == 1 and live[0].failure_budget is not None:
-        count = live[0].live
+    if live and live[0].failure_budget is not None:
+        count = sum(b.live for b in live)
         return (
             f"retried up to {details.failure_budget} times, then held: the schedule "
             f"{'all ' if count > 1 else ''}{count} live {owner} "
