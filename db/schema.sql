@@ -1508,6 +1508,80 @@ $$;
 
 
 --
+-- Name: job_list_finished(text, text, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_list_finished(p_state text, p_entrypoint text, p_limit integer) RETURNS TABLE(job_id uuid, event_name text, state text, uncertain boolean, retry_generation integer, handler_failures integer, error_code text, error_msg text, created_at timestamp with time zone, held_at timestamp with time zone, finished_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_state IS NOT NULL AND p_state NOT IN ('succeeded', 'discarded') THEN
+        RAISE EXCEPTION 'unknown finished state %; use succeeded or discarded',
+            quote_literal(p_state) USING ERRCODE = 'GJ003';
+    END IF;
+    IF p_limit IS NULL OR p_limit < 1 OR p_limit > 500 THEN
+        RAISE EXCEPTION 'the list limit must be 1 to 500, not %', coalesce(p_limit::text, 'nothing')
+            USING ERRCODE = 'GJ003';
+    END IF;
+    RETURN QUERY
+    SELECT j.id, j.action, s.state, false, j.retry_generation, j.handler_failures,
+           j.error_code, j.error_msg, j.created_at, j.held_at, j.finished_at
+    FROM public.jobs j
+    CROSS JOIN LATERAL (SELECT recovery_job_state(j) AS state) s
+    WHERE j.finished_at IS NOT NULL
+      AND (p_entrypoint IS NULL OR j.action = p_entrypoint)
+      AND (p_state IS NULL OR s.state = p_state)
+    ORDER BY j.finished_at DESC, j.id DESC
+    LIMIT p_limit;
+END
+$$;
+
+
+--
+-- Name: job_lookup(text, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_lookup(p_ref text, p_limit integer) RETURNS TABLE(job_id uuid, queue_job_id bigint, event_name text, created_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    v_ref  text := lower(btrim(coalesce(p_ref, '')));
+    v_hex  text;
+    v_low  uuid;
+    v_high uuid;
+    v_id   bigint;
+BEGIN
+    IF p_limit IS NULL OR p_limit < 1 OR p_limit > 100 THEN
+        RAISE EXCEPTION 'the lookup limit must be 1 to 100, not %',
+            coalesce(p_limit::text, 'nothing') USING ERRCODE = 'GJ003';
+    END IF;
+    v_hex := replace(v_ref, '-', '');
+    IF v_ref ~ '^[0-9a-f-]+$' AND length(v_hex) BETWEEN 8 AND 32 THEN
+        -- A range of the primary key: UUIDs order like their hex text.
+        v_low := rpad(v_hex, 32, '0')::uuid;
+        v_high := rpad(v_hex, 32, 'f')::uuid;
+    END IF;
+    IF v_ref ~ '^[0-9]{1,18}$' THEN
+        v_id := v_ref::bigint;
+    END IF;
+    IF v_low IS NULL AND v_id IS NULL THEN
+        RAISE EXCEPTION 'job reference % is not a UUID, a UUID prefix of at least 8 hex '
+            'digits or a queue id', quote_literal(coalesce(p_ref, '')) USING ERRCODE = 'GJ003';
+    END IF;
+    RETURN QUERY
+    SELECT j.id, j.queue_job_id, j.action, j.created_at
+    FROM public.jobs j
+    WHERE (v_low IS NOT NULL AND j.id BETWEEN v_low AND v_high)
+       OR (v_id IS NOT NULL AND j.queue_job_id = v_id)
+    ORDER BY j.id
+    LIMIT p_limit;
+END
+$_$;
+
+
+--
 -- Name: job_public_status(uuid); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2867,6 +2941,25 @@ $$;
 
 
 --
+-- Name: queue_worker_budgets(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_worker_budgets(p_owner text) RETURNS TABLE(failure_budget integer, retry_delays double precision[], workers integer, live integer, last_beat_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT cardinality(w.retry_delays), w.retry_delays, count(*)::integer,
+           (count(*) FILTER (WHERE w.beat_at >= now() - s.stale_heartbeat
+                                   AND queue_session_alive(w.backend_pid)))::integer,
+           max(w.beat_at)
+    FROM queue_workers w CROSS JOIN queue_settings s
+    WHERE w.owner = p_owner
+    GROUP BY w.retry_delays
+    ORDER BY 4 DESC, 5 DESC;
+$$;
+
+
+--
 -- Name: queue_worker_health(text, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2885,6 +2978,27 @@ BEGIN
     FROM queue_workers w CROSS JOIN queue_settings s
     WHERE w.owner = p_owner AND w.host = p_host
     ORDER BY w.beat_at DESC;
+END
+$$;
+
+
+--
+-- Name: queue_worker_retry_schedule(uuid, double precision[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_worker_retry_schedule(p_manager uuid, p_delays double precision[]) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF p_delays IS NULL OR array_position(p_delays, NULL) IS NOT NULL
+       OR EXISTS (SELECT 1 FROM unnest(p_delays) d WHERE d < 0 OR d = 'NaN' OR d = 'Infinity') THEN
+        RAISE EXCEPTION 'a retry schedule is a list of finite delays of 0 seconds or more'
+            USING ERRCODE = 'GJ003';
+    END IF;
+    UPDATE queue_workers w SET retry_delays = p_delays
+    WHERE w.manager_id = p_manager AND w.backend_pid = pg_backend_pid();
+    RETURN FOUND;
 END
 $$;
 
@@ -4392,6 +4506,7 @@ CREATE TABLE public.queue_workers (
     backend_pid integer NOT NULL,
     started_at timestamp with time zone DEFAULT now() NOT NULL,
     beat_at timestamp with time zone DEFAULT now() NOT NULL,
+    retry_delays double precision[],
     CONSTRAINT queue_workers_owner_check CHECK ((owner = ANY (ARRAY['bot'::text, 'api'::text])))
 );
 
@@ -6498,6 +6613,20 @@ REVOKE ALL ON FUNCTION public.job_list(p_state text, p_entrypoint text, p_limit 
 
 
 --
+-- Name: FUNCTION job_list_finished(p_state text, p_entrypoint text, p_limit integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.job_list_finished(p_state text, p_entrypoint text, p_limit integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION job_lookup(p_ref text, p_limit integer); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.job_lookup(p_ref text, p_limit integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION job_public_status(p_job_id uuid); Type: ACL; Schema: public; Owner: -
 --
 
@@ -6759,11 +6888,26 @@ GRANT ALL ON FUNCTION public.queue_worker_beat(p_manager uuid, p_owner text, p_h
 
 
 --
+-- Name: FUNCTION queue_worker_budgets(p_owner text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_worker_budgets(p_owner text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION queue_worker_health(p_owner text, p_host text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.queue_worker_health(p_owner text, p_host text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_worker_health(p_owner text, p_host text) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_worker_retry_schedule(p_manager uuid, p_delays double precision[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_worker_retry_schedule(p_manager uuid, p_delays double precision[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_worker_retry_schedule(p_manager uuid, p_delays double precision[]) TO genjishimada_queue_worker;
 
 
 --

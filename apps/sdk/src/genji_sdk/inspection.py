@@ -25,6 +25,8 @@ class JobListItem(msgspec.Struct, frozen=True, kw_only=True):
     error_msg: str | None
     created_at: datetime | None
     held_at: datetime | None
+    finished_at: datetime | None = None
+    """When a succeeded or discarded job finished; None for the others."""
 
 
 class JobList(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,6 +60,19 @@ class ActionView(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
 
 
+class WorkerBudgetView(msgspec.Struct, frozen=True, kw_only=True):
+    """Workers of the job's owner that recorded the same retry schedule."""
+
+    failure_budget: int | None
+    """Handler failures they retry before holding the job; None: they recorded no schedule."""
+    retry_delays: list[float] | None
+    """Seconds they wait after each handler failure."""
+    workers: int
+    live: int
+    """How many of them beat within the stale-heartbeat threshold from a connected session."""
+    last_beat_at: datetime
+
+
 class JobDetails(msgspec.Struct, frozen=True, kw_only=True):
     id: UUID
     event_name: str
@@ -68,7 +83,9 @@ class JobDetails(msgspec.Struct, frozen=True, kw_only=True):
     retry_generation: int
     handler_failures: int
     failure_budget: int
-    """Automatic retries a generation gets after handler failures; the next failure holds it."""
+    """Automatic retries a generation gets after handler failures; the next failure holds it.
+    The budget the live workers of the job's owner recorded (the smallest when they disagree;
+    see worker_budgets), else the one its workers last recorded, else the default schedule's."""
     attempts: int
     """Transport attempts of the queue row, deferrals included."""
     error_code: str | None
@@ -83,3 +100,5 @@ class JobDetails(msgspec.Struct, frozen=True, kw_only=True):
     receipts: list[ReceiptView]
     bindings: list[BindingView]
     actions: list[ActionView]
+    worker_budgets: list[WorkerBudgetView] = []
+    """What the registered workers of the job's owner apply, live groups first."""

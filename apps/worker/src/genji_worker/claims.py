@@ -35,6 +35,7 @@ from pgqueuer.queries import Queries
 
 from genji_worker.errors import error_record
 from genji_worker.faults import fault_point
+from genji_worker.job_names import job_name
 
 log = logging.getLogger("genji.queue")
 
@@ -129,9 +130,19 @@ class FencedQueries(Queries):
                     else None
                 )
                 written = await queue_hold(self.driver, claim, record)
+                if written:
+                    said = record or {"exception_type": "?", "exception_message": "no error"}
+                    log.error(
+                        "%s held: %s: %s",
+                        job_name(job),
+                        said["exception_type"],
+                        said["exception_message"],
+                    )
             self.forget(claim)
             if not written:
-                log.warning("job %s: claim was taken over; %s result not written", job.id, status)
+                log.warning(
+                    "%s: claim was taken over; %s result not written", job_name(job), status
+                )
 
     async def retry_job(
         self, job: Job, delay: timedelta, traceback_record: TracebackRecord | None

@@ -67,6 +67,7 @@ from pgqueuer.models import Context, Job
 from genji_worker.claims import FencedQueries, claim_of
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS
 from genji_worker.errors import describe, error_record
+from genji_worker.job_names import job_name
 from genji_worker.metrics import Outcome, count_outcome, observe_handler
 from genji_worker.outages import Outages
 from genji_worker.sentry_reports import report_held
@@ -109,8 +110,8 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             raise
         except QUEUE_CONNECTION_ERRORS as error:
             log.warning(
-                "job %s: queue connection lost (%s); left for recovery",
-                job.id,
+                "%s: queue connection lost (%s); left for recovery",
+                job_name(job),
                 type(error).__name__,
             )
             # Kept among the claims: the supervisor releases it once it has a new connection.
@@ -119,7 +120,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         except (asyncpg.PostgresError, QueueError) as error:
             # One of our own queue writes failed (privileges, a deadlock, a statement timeout):
             # not the handler's fault. Give the job back and pause instead of holding it.
-            log.error("job %s: queue write failed: %s", job.id, error)
+            log.error("%s: queue write failed: %s", job_name(job), error)
             self.outages.report("queue database", None, actionable=True)
             with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, asyncpg.PostgresError, QueueError):
                 await queue_release(self.queries.driver, claim, "queue write failed")
@@ -144,7 +145,7 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             MalformedPayloadError,
             UnsupportedPayloadVersionError,
         ) as error:
-            log.error("job %s held: %s", job.id, error)
+            log.error("%s held: %s", job_name(job, job_id), error)
             await self._hold(job, job_id, claim, error_record("MalformedPayload", str(error)))
             return
 
@@ -166,14 +167,16 @@ class PolicyExecutor(AbstractEntrypointExecutor):
             finally:
                 observe_handler(self.spec, time.perf_counter() - started)
         except EffectUncertain as error:
-            log.error("job %s held: %s", job.id, error)
+            log.error("%s held: %s", job_name(job, job_id), error)
             await self._hold(job, job_id, claim, error_record("UncertainEffect", str(error)))
         except EffectRefused as error:
-            log.error("job %s held: %s", job.id, error)
+            log.error("%s held: %s", job_name(job, job_id), error)
             await self._hold(job, job_id, claim, error_record("RefusedEffect", str(error)))
         except OwnershipLost as error:
             # A newer owner holds the job: write nothing, that owner finishes it.
-            log.warning("job %s: claim lost during the handler (%s); stopped", job.id, error)
+            log.warning(
+                "%s: claim lost during the handler (%s); stopped", job_name(job, job_id), error
+            )
             self.queries.settle(claim)
             self._count("lost")
         except RateLimited as error:
@@ -214,11 +217,19 @@ class PolicyExecutor(AbstractEntrypointExecutor):
         outcome = await queue_fail(self.queries.driver, claim, self.settings.retry_delays, record)
         if outcome == "held":
             log.error(
-                "job %s held after exhausting its retries: %s",
-                claim.queue_job_id,
+                "%s held after exhausting its retries: %s: %s",
+                job_name(job, job_id),
+                record["exception_type"],
                 record["exception_message"],
             )
             self._report_held(job, job_id, record)
+        elif outcome == "retry":
+            log.warning(
+                "%s failed and will be retried: %s: %s",
+                job_name(job, job_id),
+                record["exception_type"],
+                record["exception_message"],
+            )
         self.queries.settle(claim)
         self._count(FAILED_OUTCOMES[outcome])
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import asyncpg
 from genji_queue.release import queue_release
+from genji_queue.worker_retry_schedule import queue_worker_retry_schedule
 from genji_queue.workers import QueueConfig, queue_config, queue_worker_beat, queue_worker_stopped
 from genji_sdk import REGISTRY, ClaimToken, EventRegistry, Owner
 from pgqueuer import QueueManager
@@ -137,6 +138,10 @@ class QueueSupervisor:
             if previous is not None:
                 await queue_worker_stopped(queries.driver, previous)
             await self._beat(queries, manager)
+            # What operators are told about failure budgets is read from here (genji-jobs show).
+            await queue_worker_retry_schedule(
+                queries.driver, manager.queue_manager_id, self.settings.retry_delays
+            )
         except Exception as error:
             if await driver.is_loss(error):
                 return

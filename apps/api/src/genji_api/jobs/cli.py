@@ -32,6 +32,7 @@ from genji_api.jobs.cli_render import (
     render_list,
     render_result,
 )
+from genji_api.jobs.cli_resolve import resolve_job
 from genji_api.jobs.cli_session import CommandError, Exit, load_settings, run
 from genji_api.recovery import service as recovery
 from genji_api.settings import ApiSettings
@@ -41,11 +42,15 @@ T = TypeVar("T")
 
 EXIT_BUG = 70
 CONTEXT = OperatorContext(source="cli")
-STATES = ("pending", "running", "retrying", "held", "uncertain")
+LIST_LIMIT = 500
 
 HELP = """Inspect queued jobs and recover held ones, through the same services as the API's
 /internal/jobs routes. Run as the API: DATABASE_URL is the owner login, QUEUE_OPERATOR_IDS
 the operators allowed to act (the alert recipient by default).
+
+JOB_ID, wherever a command takes a job, is its public UUID, a unique prefix of it (8 hex
+digits or more, as the Discord stand-in's report prints), or its queue id (the integer the
+worker logs print beside the UUID).
 
 \b
 Exit status:
@@ -57,6 +62,8 @@ Exit status:
   4  forbidden: the actor is not in QUEUE_OPERATOR_IDS; nothing changed
   5  the database cannot be reached, refused the login, or is not migrated
   6  the job's queue metadata is inconsistent: reconcile it by hand
+  7  JOB_ID matches several jobs: the candidates are listed (at most 10);
+     give more of the UUID
   70 unexpected error (a bug); an action may have been recorded: rerun it
      with the same --key to learn its result
 """
@@ -96,13 +103,6 @@ def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
             sys.exit(error.code)
 
     return wrapper
-
-
-def _job_id(raw: str) -> UUID:
-    try:
-        return UUID(raw)
-    except ValueError:
-        raise click.BadParameter(f"{raw!r} is not a job UUID", param_hint="JOB_ID") from None
 
 
 def _job_argument(command: Callable[P, None]) -> Callable[P, None]:
@@ -157,18 +157,31 @@ def cli(ctx: click.Context, database: str | None) -> None:
     ctx.obj = Options(database)
 
 
-@cli.command("list", short_help="List pending, running, retrying and held jobs.")
-@click.option("--state", type=click.Choice(STATES), help="Only jobs in this state.")
+@cli.command("list", short_help="List active jobs, or finished ones with --state.")
+@click.option(
+    "--state",
+    type=click.Choice(jobs.LIST_STATES),
+    help="Only jobs in this state (default: the active ones: pending, retrying, running, "
+    "held). uncertain: held with an unresolved send; succeeded and discarded: finished, most "
+    "recently finished first; all: active and finished, newest first.",
+)
 @click.option("--entrypoint", metavar="E", help="Only jobs of this event, e.g. api.xp.grant.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1, max=LIST_LIMIT),
+    default=50,
+    show_default=True,
+    help=f"At most this many jobs (1 to {LIST_LIMIT}).",
+)
 @_json_option
 @click.pass_obj
 @_reports_errors
 def list_command(
     options: Options, state: str | None, entrypoint: str | None, limit: int, as_json: bool
 ) -> None:
-    """List unfinished jobs: pending, running, retrying and held (uncertain: held with an
-    uncertain Discord send)."""
+    """List jobs: by default the unfinished ones (pending, running, retrying and held;
+    uncertain: held with an uncertain Discord send); --state succeeded, discarded or all
+    shows finished ones too."""
     settings = options.settings()
     listing: JobList = run(
         settings,
@@ -192,8 +205,11 @@ def list_command(
 def show_command(options: Options, job_id: str, as_json: bool) -> None:
     """One job: state, generation, failures and budget, attempts, last error, the effects it
     recorded, its Discord sends and the operator actions on it."""
-    parsed = _job_id(job_id)
-    details: JobDetails = run(options.settings(), lambda db: jobs.job_details(db, parsed))
+
+    async def work(db: Database) -> JobDetails:
+        return await jobs.job_details(db, await resolve_job(db, job_id))
+
+    details: JobDetails = run(options.settings(), work)
     if as_json:
         print_json(details)
         return
@@ -201,13 +217,16 @@ def show_command(options: Options, job_id: str, as_json: bool) -> None:
     print_rich(lambda console: render_details(console, details, now))
 
 
+Action = Callable[[Database, ApiSettings, UUID, int, str], Awaitable[RecoveryResult]]
+
+
 def _act(
     options: Options,
-    job_id: UUID,
+    reference: str,
     key: str | None,
     generation: int | None,
     as_json: bool,
-    action: Callable[[Database, ApiSettings, int, str], Awaitable[RecoveryResult]],
+    action: Action,
 ) -> None:
     """Print the key, read the current generation unless given, run the action once, print
     its outcome and exit 0 (accepted now or before under this key) or 1."""
@@ -217,12 +236,15 @@ def _act(
     notes.print(f"idempotency key: {key}", markup=False)
 
     async def work(db: Database) -> RecoveryResult:
+        job_id = await resolve_job(db, reference)
+        if str(job_id) != reference.strip().lower():
+            notes.print(f"job: {job_id}", markup=False)
         expected = generation
         if expected is None:
             current = await jobs.job_details(db, job_id)
             expected = current.retry_generation
             notes.print(f"current generation: {expected} (state {current.state})", markup=False)
-        return await action(db, settings, expected, key)
+        return await action(db, settings, job_id, expected, key)
 
     try:
         result = run(settings, work)
@@ -269,17 +291,15 @@ def retry_command(
     key: str | None,
     as_json: bool,
 ) -> None:
-    parsed = _job_id(job_id)
-
     async def action(
-        db: Database, settings: ApiSettings, expected: int, key: str
+        db: Database, settings: ApiSettings, parsed: UUID, expected: int, key: str
     ) -> RecoveryResult:
         request = RetryRequest(
             expected_generation=expected, idempotency_key=key, actor_id=actor, context=CONTEXT
         )
         return await recovery.retry_job(db, settings, parsed, request)
 
-    _act(options, parsed, key, generation, as_json, action)
+    _act(options, job_id, key, generation, as_json, action)
 
 
 @cli.command(
@@ -303,10 +323,8 @@ def discard_command(
     key: str | None,
     as_json: bool,
 ) -> None:
-    parsed = _job_id(job_id)
-
     async def action(
-        db: Database, settings: ApiSettings, expected: int, key: str
+        db: Database, settings: ApiSettings, parsed: UUID, expected: int, key: str
     ) -> RecoveryResult:
         request = DiscardRequest(
             expected_generation=expected,
@@ -317,7 +335,7 @@ def discard_command(
         )
         return await recovery.discard_job(db, settings, parsed, request)
 
-    _act(options, parsed, key, generation, as_json, action)
+    _act(options, job_id, key, generation, as_json, action)
 
 
 @cli.command(
@@ -362,10 +380,9 @@ def resolve_command(
         raise click.UsageError("--located needs --channel and one of --message or --thread")
     if resend and (channel, message, thread) != (None, None, None):
         raise click.UsageError("--resend takes no --channel, --message or --thread")
-    parsed = _job_id(job_id)
 
     async def action(
-        db: Database, settings: ApiSettings, expected: int, key: str
+        db: Database, settings: ApiSettings, parsed: UUID, expected: int, key: str
     ) -> RecoveryResult:
         request = ResolveEffectRequest(
             effect_key=effect_key,
@@ -383,7 +400,7 @@ def resolve_command(
         return await recovery.resolve_effect(db, settings, parsed, request)
 
     try:
-        _act(options, parsed, key, generation, as_json, action)
+        _act(options, job_id, key, generation, as_json, action)
     except CommandError as error:
         if error.code == Exit.NOT_FOUND:
             error.message = (

@@ -8,7 +8,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import msgspec
-from genji_sdk.inspection import ActionView, BindingView, JobDetails, JobList, ReceiptView
+from genji_sdk import REGISTRY, UnknownEventError
+from genji_sdk.inspection import (
+    ActionView,
+    BindingView,
+    JobDetails,
+    JobList,
+    ReceiptView,
+    WorkerBudgetView,
+)
 from genji_sdk.recovery import RecoveryResult
 from rich import box
 from rich.console import Console
@@ -88,6 +96,8 @@ def render_list(console: Console, listing: JobList, now: datetime, filters: str)
             cell.append(f"\n{error}", style="red")
         state = job.state + ("\nuncertain" if job.uncertain else "")
         ages = []
+        if job.finished_at is not None:
+            ages.append(f"finished {_age(job.finished_at, now)}")
         if job.held_at is not None:
             ages.append(f"held {_age(job.held_at, now)}")
         if job.created_at is not None:
@@ -106,6 +116,51 @@ def _retry_line(details: JobDetails) -> str:
     return f"not possible while the job is {details.state}"
 
 
+def _workers(count: int, owner: str) -> str:
+    return f"{count} {owner} worker{'' if count == 1 else 's'}"
+
+
+def _group(budget: WorkerBudgetView, count: int, owner: str) -> str:
+    if budget.failure_budget is None:
+        return f"{_workers(count, owner)} recorded no schedule"
+    verb = "retries" if count == 1 else "retry"
+    return f"{_workers(count, owner)} {verb} up to {budget.failure_budget}"
+
+
+def budget_text(details: JobDetails) -> str:
+    """The failure budget as the workers of the job's owner recorded it in the database."""
+    try:
+        owner: str = REGISTRY.get(details.event_name).owner
+    except UnknownEventError:
+        owner = "registered"
+    live = [b for b in details.worker_budgets if b.live]
+    # Schedules with different delays but the same length agree on the budget.
+    if len({b.failure_budget for b in live}) > 1:
+        groups = ", ".join(_group(b, b.live, owner) for b in live)
+        return f"live workers disagree: {groups}; the smallest is {details.failure_budget}"
+    if live and live[0].failure_budget is not None:
+        count = sum(b.live for b in live)
+        return (
+            f"retried up to {details.failure_budget} times, then held: the schedule "
+            f"{'all ' if count > 1 else ''}{count} live {owner} "
+            f"worker{'s' if count > 1 else ''} recorded"
+        )
+    if live:
+        return (
+            f"budget unknown: the live {owner} workers recorded no retry schedule; the "
+            f"default is {details.failure_budget}"
+        )
+    if any(b.failure_budget is not None for b in details.worker_budgets):
+        return (
+            f"retried up to {details.failure_budget} times, then held, as {owner} workers "
+            "last recorded: none is alive now"
+        )
+    return (
+        f"budget unknown: no {owner} worker has recorded its retry schedule; "
+        f"the default is {details.failure_budget}"
+    )
+
+
 def render_details(console: Console, details: JobDetails, now: datetime) -> None:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold", no_wrap=True)
@@ -120,11 +175,7 @@ def render_details(console: Console, details: JobDetails, now: datetime) -> None
         ("entity key", details.entity_key or "-"),
         ("state", f"{details.state} (public status {details.status or 'unknown'})"),
         ("generation", str(details.retry_generation)),
-        (
-            "failures",
-            f"{details.handler_failures} this generation (retried up to "
-            f"{details.failure_budget} times, then held)",
-        ),
+        ("failures", f"{details.handler_failures} this generation ({budget_text(details)})"),
         ("attempts", f"{details.attempts} (queue attempts, deferrals included)"),
         ("created", _stamp(details.created_at)),
         ("held", held),

@@ -44,6 +44,8 @@ class Exit(IntEnum):
     """The database cannot be reached, refused the login, or is not migrated."""
     INCONSISTENT = 6
     """The job's queue metadata is missing or contradictory: reconcile it by hand."""
+    AMBIGUOUS = 7
+    """The job reference matches several jobs."""
 
 
 class CommandError(Exception):

@@ -152,15 +152,54 @@ async def _report(dsn: str, alive_within: timedelta, seconds: float) -> tuple[st
     return text, EXIT_ATTENTION if health.attention() else EXIT_HEALTHY
 
 
+PROG = "python -m genji_api.queue.report"
+DESCRIPTION = """Print the queue's health from the database: depth by state (ready per
+owner, delayed, running), the oldest ready job, held jobs and uncertain effects, live
+workers per owner and the silent ones with their last beat; then "all clear" or, under
+"needs attention", each reason (held jobs, uncertain effects, an owner with waiting work
+and no live worker)."""
+EPILOG = """exit status:
+  0  nothing needs attention ("all clear")
+  1  something needs attention: each reason is printed under "needs attention"
+  2  the health cannot be read (one line on stderr: the database is unreachable,
+     refused the login, is not migrated, or took longer than --timeout), or the
+     options are not usable (no --database nor DATABASE_URL, a bad number)
+
+Recover held jobs with genji-jobs (docs/queue-operations.md)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=os.environ.get("DATABASE_URL"),
+        help="the queue database as a PostgreSQL URL (default: DATABASE_URL); required",
+    )
+    parser.add_argument(
+        "--alive-within",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a worker whose last beat is older than this is listed as silent (default: 60)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="at most this long to connect and read, then exit 2 (default: 10)",
+    )
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Print queue health; exit 1 if it needs care.")
-    parser.add_argument("--database", default=os.environ.get("DATABASE_URL"))
-    parser.add_argument(
-        "--alive-within", type=float, default=60.0, help="seconds since a worker's last beat"
-    )
-    parser.add_argument(
-        "--timeout", type=float, default=10.0, help="seconds to connect and read, at most"
-    )
+    parser = _parser()
     args = parser.parse_args(argv)
     if not args.database:
         parser.error("--database or DATABASE_URL is required")

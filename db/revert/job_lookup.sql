@@ -1,0 +1,2 @@
+DROP FUNCTION job_list_finished(text, text, integer);
+DROP FUNCTION job_lookup(text, integer);

@@ -1,0 +1,1 @@
+SELECT retry_delays FROM queue_workers WHERE false;
