@@ -57,17 +57,8 @@ NOT_YET_CONVERTED = {
     "playtests/reads.py",
     "playtests/repository.py",
     "playtests/service.py",
-    "tournaments/champions.py",
-    "tournaments/edition.py",
-    "tournaments/outbox.py",
-    "tournaments/outbox_service.py",
-    "tournaments/reroll.py",
-    "tournaments/rewards.py",
-    "tournaments/verdict_repository.py",
-    "tournaments/verdicts.py",
     "users/skill.py",
     "views/repository.py",
-    "xp/grants.py",
 }
 
 
