@@ -2,11 +2,52 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
+from genji_sdk.alerts import EffectState
+from genji_sdk.recovery import RecoveryState
+
+
+@dataclass(frozen=True)
+class AlertRow:
+    """An alert with delivery work, its job, and the current generation's episode if any."""
+
+    job_id: UUID
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    desired_version: int
+    rendered_version: int
+    state: RecoveryState
+    event_name: str
+    retry_generation: int
+    handler_failures: int
+    error_code: str | None
+    error_msg: str | None
+    held_at: datetime | None
+    episode_generation: int | None
+    episode_failed_at: datetime | None
+    episode_state: str | None
+    reply_message_id: int | None
+
+
+@dataclass(frozen=True)
+class ReceiptRow:
+    job_id: UUID
+    effect_key: str
+    completed: bool
+
+
+@dataclass(frozen=True)
+class BindingRow:
+    job_id: UUID
+    effect_key: str
+    destination: str
+    state: EffectState
+
 
 # An alert has work when its card was never sent (while the job still matters), its card shows
 # an older version, or its job's current generation failed and that episode is not notified.
@@ -41,13 +82,13 @@ ORDER BY b.job_id, b.created_at, b.effect_key, b.destination
 """
 
 
-async def alerts_with_work(conn: asyncpg.Connection, limit: int) -> Sequence[Any]:
-    return list(await conn.fetch(_WORK, limit))
+async def alerts_with_work(conn: asyncpg.Connection, limit: int) -> list[AlertRow]:
+    return [AlertRow(**row) for row in await conn.fetch(_WORK, limit)]
 
 
-async def receipts_of(conn: asyncpg.Connection, job_ids: list[UUID]) -> Sequence[Any]:
-    return list(await conn.fetch(_RECEIPTS, job_ids))
+async def receipts_of(conn: asyncpg.Connection, job_ids: list[UUID]) -> list[ReceiptRow]:
+    return [ReceiptRow(**row) for row in await conn.fetch(_RECEIPTS, job_ids)]
 
 
-async def bindings_of(conn: asyncpg.Connection, job_ids: list[UUID]) -> Sequence[Any]:
-    return list(await conn.fetch(_BINDINGS, job_ids))
+async def bindings_of(conn: asyncpg.Connection, job_ids: list[UUID]) -> list[BindingRow]:
+    return [BindingRow(**row) for row in await conn.fetch(_BINDINGS, job_ids)]

@@ -7,7 +7,7 @@ import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TypeVar
 from uuid import UUID
 
 import asyncpg
@@ -34,6 +34,7 @@ from genji_sdk.alerts import (
 from genji_worker.errors import redact
 
 from genji_api.alerts import repository
+from genji_api.alerts.repository import AlertRow, BindingRow, ReceiptRow
 from genji_api.alerts.sentry_link import sentry_link
 from genji_api.database import Database
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
@@ -58,60 +59,63 @@ def concise_error(code: str | None, message: str | None) -> str | None:
 
 
 def _effects(
-    receipts: list[Any], bindings: list[Any]
+    receipts: list[ReceiptRow], bindings: list[BindingRow]
 ) -> tuple[list[AlertEffect], list[AlertEffect]]:
     done: list[AlertEffect] = []
     pending: list[AlertEffect] = []
     for receipt in receipts:
         effect = AlertEffect(
-            effect_key=receipt["effect_key"],
+            effect_key=receipt.effect_key,
             destination=None,
-            state="completed" if receipt["completed"] else "pending",
+            state="completed" if receipt.completed else "pending",
         )
-        (done if receipt["completed"] else pending).append(effect)
+        (done if receipt.completed else pending).append(effect)
     for binding in bindings:
         effect = AlertEffect(
-            effect_key=binding["effect_key"],
-            destination=binding["destination"],
-            state=binding["state"],
+            effect_key=binding.effect_key,
+            destination=binding.destination,
+            state=binding.state,
         )
-        (done if binding["state"] in ("completed", "skipped") else pending).append(effect)
+        (done if binding.state in ("completed", "skipped") else pending).append(effect)
     return done, pending
 
 
-def _card(row: Any, receipts: list[Any], bindings: list[Any], settings: ApiSettings) -> AlertCard:
+def _card(
+    row: AlertRow, receipts: list[ReceiptRow], bindings: list[BindingRow], settings: ApiSettings
+) -> AlertCard:
     done, pending = _effects(receipts, bindings)
-    uncertain = any(binding["state"] == "uncertain" for binding in bindings)
-    job_id: UUID = row["job_id"]
+    uncertain = any(binding.state == "uncertain" for binding in bindings)
+    job_id: UUID = row.job_id
     episode = None
     if (
-        row["state"] == "held"
-        and row["episode_generation"] is not None
-        and row["episode_state"] != "notified"
+        row.state == "held"
+        and row.episode_generation is not None
+        and row.episode_failed_at is not None  # NOT NULL whenever the episode joined
+        and row.episode_state != "notified"
     ):
         episode = AlertEpisode(
-            retry_generation=row["episode_generation"],
-            failed_at=row["episode_failed_at"],
+            retry_generation=row.episode_generation,
+            failed_at=row.episode_failed_at,
             notified=False,
             reply_message_id=None,
         )
     return AlertCard(
         job_id=job_id,
-        event_name=row["event_name"],
-        retry_generation=row["retry_generation"],
-        state=row["state"],
-        error=concise_error(row["error_code"], row["error_msg"]),
-        attempts=row["handler_failures"],
-        failed_at=row["held_at"] or row["episode_failed_at"],
+        event_name=row.event_name,
+        retry_generation=row.retry_generation,
+        state=row.state,
+        error=concise_error(row.error_code, row.error_msg),
+        attempts=row.handler_failures,
+        failed_at=row.held_at or row.episode_failed_at,
         completed_effects=done,
         pending_effects=pending,
-        retry_enabled=row["state"] == "held" and not uncertain,
+        retry_enabled=row.state == "held" and not uncertain,
         sentry_url=sentry_link(settings.sentry_issue_url_template, job_id),
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        desired_version=row["desired_version"],
-        rendered_version=row["rendered_version"],
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        desired_version=row.desired_version,
+        rendered_version=row.rendered_version,
         episode=episode,
     )
 
@@ -122,17 +126,16 @@ async def poll(database: Database, settings: ApiSettings) -> AlertWork:
     async def work(conn: asyncpg.Connection) -> AlertWork:
         await records.job_alerts_reconcile(conn)
         rows = await repository.alerts_with_work(conn, WORK_LIMIT)
-        job_ids = [row["job_id"] for row in rows]
-        receipts: defaultdict[UUID, list[Any]] = defaultdict(list)
-        bindings: defaultdict[UUID, list[Any]] = defaultdict(list)
+        job_ids = [row.job_id for row in rows]
+        receipts: defaultdict[UUID, list[ReceiptRow]] = defaultdict(list)
+        bindings: defaultdict[UUID, list[BindingRow]] = defaultdict(list)
         for receipt in await repository.receipts_of(conn, job_ids):
-            receipts[receipt["job_id"]].append(receipt)
+            receipts[receipt.job_id].append(receipt)
         for binding in await repository.bindings_of(conn, job_ids):
-            bindings[binding["job_id"]].append(binding)
+            bindings[binding.job_id].append(binding)
         return AlertWork(
             alerts=[
-                _card(row, receipts[row["job_id"]], bindings[row["job_id"]], settings)
-                for row in rows
+                _card(row, receipts[row.job_id], bindings[row.job_id], settings) for row in rows
             ]
         )
 

@@ -7,6 +7,16 @@ from dataclasses import dataclass
 import asyncpg
 
 from genji_api.auth.keys import KEY_PREFIX_CHARS, key_digest, new_api_key
+from genji_api.rows import maybe_row_as
+
+
+@dataclass(frozen=True)
+class _TokenRow:
+    id: int
+    is_superuser: bool
+    scopes: list[str]
+    user_id: int
+    username: str
 
 
 @dataclass(frozen=True)
@@ -23,21 +33,22 @@ class AuthToken:
 
 
 async def find_token(conn: asyncpg.Connection, api_key: str) -> tuple[AuthUser, AuthToken] | None:
-    row = await conn.fetchrow(
-        """
-        SELECT t.id, t.is_superuser, t.scopes, u.id AS user_id, u.username
-        FROM auth.api_tokens t JOIN auth.users u ON u.id = t.user_id
-        WHERE t.key_hash = $1 AND t.revoked_at IS NULL
-        """,
-        key_digest(api_key),
+    row = maybe_row_as(
+        _TokenRow,
+        await conn.fetchrow(
+            """
+            SELECT t.id, t.is_superuser, t.scopes, u.id AS user_id, u.username
+            FROM auth.api_tokens t JOIN auth.users u ON u.id = t.user_id
+            WHERE t.key_hash = $1 AND t.revoked_at IS NULL
+            """,
+            key_digest(api_key),
+        ),
     )
     if row is None:
         return None
     return (
-        AuthUser(id=row["user_id"], username=row["username"]),
-        AuthToken(
-            token_id=row["id"], is_superuser=row["is_superuser"], scopes=frozenset(row["scopes"])
-        ),
+        AuthUser(id=row.user_id, username=row.username),
+        AuthToken(token_id=row.id, is_superuser=row.is_superuser, scopes=frozenset(row.scopes)),
     )
 
 

@@ -15,6 +15,8 @@ import asyncpg
 from genji_queue.status import job_public_status
 from genji_sdk import payloads as p
 
+from genji_api.rows import maybe_row_as
+
 # The domain row each event is about: (description, SQL returning a row when it exists, the
 # payload's id). A message about a row that is gone cannot be imported blindly.
 _ROWS: dict[str, tuple[str, str, str]] = {
@@ -118,12 +120,14 @@ class NamedJob:
 
 
 async def named_job(conn: asyncpg.Connection, job_id: UUID) -> NamedJob | None:
-    row = await conn.fetchrow(
-        "SELECT action, status::text AS status,"
-        " event_key IS NULL AND queue_job_id IS NULL AS legacy FROM public.jobs WHERE id = $1",
-        job_id,
+    return maybe_row_as(
+        NamedJob,
+        await conn.fetchrow(
+            "SELECT action, status::text AS status,"
+            " event_key IS NULL AND queue_job_id IS NULL AS legacy FROM public.jobs WHERE id = $1",
+            job_id,
+        ),
     )
-    return None if row is None else NamedJob(row["action"], row["status"], row["legacy"])
 
 
 async def legacy_claim(conn: asyncpg.Connection, key: str | None) -> datetime | None:

@@ -3,11 +3,35 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 import asyncpg
+
+from genji_api.rows import maybe_row_as, rows_as
+
+
+@dataclass(frozen=True)
+class Disposition:
+    source_id: str
+    source_queue: str
+    disposition: str
+    job_id: UUID | None
+    event_name: str | None
+    event_key: str | None
+    detail: str | None
+    """JSON text."""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    import_id: str
+    manifest_sha256: str
+    exported_at: datetime | None
+    source_messages: int
+    created_at: datetime
 
 
 async def manifest_of(conn: asyncpg.Connection, import_id: str) -> str | None:
@@ -69,19 +93,24 @@ async def record(
     )
 
 
-async def dispositions(conn: asyncpg.Connection, import_id: str) -> list[asyncpg.Record]:
-    rows: list[asyncpg.Record] = await conn.fetch(
-        "SELECT source_id, source_queue, disposition, job_id, event_name, event_key, detail"
-        " FROM queue_import_dispositions WHERE import_id = $1"
-        " ORDER BY source_queue, length(source_id), source_id",
-        import_id,
+async def dispositions(conn: asyncpg.Connection, import_id: str) -> list[Disposition]:
+    return rows_as(
+        Disposition,
+        await conn.fetch(
+            "SELECT source_id, source_queue, disposition, job_id, event_name, event_key, detail"
+            " FROM queue_import_dispositions WHERE import_id = $1"
+            " ORDER BY source_queue, length(source_id), source_id",
+            import_id,
+        ),
     )
-    return rows
 
 
-async def import_row(conn: asyncpg.Connection, import_id: str) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT import_id, manifest_sha256, exported_at, source_messages, created_at"
-        " FROM queue_imports WHERE import_id = $1",
-        import_id,
+async def import_row(conn: asyncpg.Connection, import_id: str) -> ImportRow | None:
+    return maybe_row_as(
+        ImportRow,
+        await conn.fetchrow(
+            "SELECT import_id, manifest_sha256, exported_at, source_messages, created_at"
+            " FROM queue_imports WHERE import_id = $1",
+            import_id,
+        ),
     )

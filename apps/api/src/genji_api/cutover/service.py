@@ -135,11 +135,11 @@ async def report_rows(conn: asyncpg.Connection, import_id: str) -> list[Row]:
     rows = await repo.dispositions(conn, import_id)
     return [
         Row(
-            r["source_id"],
-            r["source_queue"],
-            r["disposition"],
-            r["job_id"],
-            json.loads(r["detail"]).get("reason", "") if r["detail"] else "",
+            r.source_id,
+            r.source_queue,
+            r.disposition,
+            r.job_id,
+            json.loads(r.detail).get("reason", "") if r.detail else "",
         )
         for r in rows
     ]
@@ -151,8 +151,6 @@ async def report(database: Database, import_id: str) -> Outcome:
         if row is None:
             raise ImportIdentityError(f"no import {import_id!r}")
         rows = await report_rows(conn, import_id)
-        return Outcome(
-            import_id, row["manifest_sha256"], row["source_messages"], 0, len(rows), rows
-        )
+        return Outcome(import_id, row.manifest_sha256, row.source_messages, 0, len(rows), rows)
 
     return await database.read(work)

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import asyncpg
+
+from genji_api.rows import row_as
+
+
+@dataclass(frozen=True)
+class UserKey:
+    id: int
+    user_id: int
+    key_type: str
+    grant_key: str
+    item: int
 
 
 async def active_key_type(conn: asyncpg.Connection) -> str:
@@ -19,7 +32,7 @@ async def key_type_exists(conn: asyncpg.Connection, key_type: str) -> bool:
 
 async def insert_key(
     conn: asyncpg.Connection, user_id: int, key_type: str, grant_key: str, item: int
-) -> tuple[asyncpg.Record, bool]:
+) -> tuple[UserKey, bool]:
     """The key row of (grant_key, item), and whether this call inserted it."""
     row = await conn.fetchrow(
         "INSERT INTO lootbox.user_keys (user_id, key_type, grant_key, item) "
@@ -31,7 +44,7 @@ async def insert_key(
         item,
     )
     if row is not None:
-        return row, True
+        return row_as(UserKey, row), True
     existing = await conn.fetchrow(
         "SELECT id, user_id, key_type, grant_key, item FROM lootbox.user_keys "
         "WHERE grant_key = $1 AND item = $2",
@@ -39,7 +52,7 @@ async def insert_key(
         item,
     )
     assert existing is not None
-    return existing, False
+    return row_as(UserKey, existing), False
 
 
 async def xp_total(conn: asyncpg.Connection, user_id: int) -> int | None:

@@ -46,13 +46,13 @@ async def grant_key(
             if not await repository.key_type_exists(conn, key_type):
                 raise BadRequestError(f"Unknown key type: {key_type}")
             row, inserted = await repository.insert_key(conn, user_id, key_type, key, request.item)
-            if row["user_id"] != user_id:
+            if row.user_id != user_id:
                 raise BadRequestError(f"Grant {key!r} belongs to another user.")
             return KeyGrantResponse(
-                key_id=row["id"],
-                grant_key=row["grant_key"],
-                item=row["item"],
-                key_type=row["key_type"],
+                key_id=row.id,
+                grant_key=row.grant_key,
+                item=row.item,
+                key_type=row.key_type,
                 granted=inserted,
             )
 

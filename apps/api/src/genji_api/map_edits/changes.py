@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-import asyncpg
 from genji_sdk.payloads.common import DifficultyAll
+
+from genji_api.map_edits.repository import EditableMap
 
 # Flags are moderation state, not content: changing them is never announced.
 NOT_ANNOUNCED = frozenset({"hidden", "official", "archived", "playtesting"})
@@ -40,12 +41,13 @@ class AppliedEdit:
     """The new archive state when it changes; archiving has its own path (and newsfeed)."""
 
 
-def plan(current: asyncpg.Record, proposed: dict[str, Any]) -> AppliedEdit:
+def plan(current: EditableMap, proposed: dict[str, Any]) -> AppliedEdit:
     columns: dict[str, Any] = {}
     announced: dict[str, list[Any]] = {}
     archived: bool | None = None
     for name, new in proposed.items():
-        old = current[name]
+        # Proposal fields are named after the map's columns (ProposedChanges).
+        old = getattr(current, name)
         if name == "archived":
             archived = None if old == new else new
             continue

@@ -2,11 +2,45 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import asyncpg
+import msgspec
 
 from genji_api.effects.mirrors import SentIds
+from genji_api.map_edits.models import MapEditResponse
+from genji_api.rows import maybe_row_as, row_as
+
+
+@dataclass(frozen=True)
+class EditedMap:
+    id: int
+    code: str
+
+
+@dataclass(frozen=True)
+class EditableMap:
+    """The map columns an edit proposal names, before the edit."""
+
+    id: int
+    code: str
+    map_name: str
+    category: str
+    checkpoints: int
+    difficulty: str | None
+    raw_difficulty: Decimal | None
+    archived: bool
+    hidden: bool
+    official: bool
+
+
+@dataclass(frozen=True)
+class MapStage:
+    code: str
+    playtesting: str
+
 
 ONE_PENDING_PER_MAP = "edit_requests_one_pending_per_map"
 
@@ -16,11 +50,10 @@ _COLUMNS = (
 )
 
 
-async def map_by_code(conn: asyncpg.Connection, code: str) -> asyncpg.Record | None:
-    row: asyncpg.Record | None = await conn.fetchrow(
-        "SELECT id, code FROM core.maps WHERE code = $1", code
+async def map_by_code(conn: asyncpg.Connection, code: str) -> EditedMap | None:
+    return maybe_row_as(
+        EditedMap, await conn.fetchrow("SELECT id, code FROM core.maps WHERE code = $1", code)
     )
-    return row
 
 
 async def pending_exists(conn: asyncpg.Connection, map_id: int) -> bool:
@@ -55,12 +88,12 @@ async def insert(
 
 async def fetch(
     conn: asyncpg.Connection, edit_id: int, *, for_update: bool = False
-) -> asyncpg.Record | None:
+) -> MapEditResponse | None:
     lock = " FOR UPDATE" if for_update else ""
-    row: asyncpg.Record | None = await conn.fetchrow(
+    row = await conn.fetchrow(
         f"SELECT {_COLUMNS} FROM maps.edit_requests WHERE id = $1{lock}", edit_id
     )
-    return row
+    return None if row is None else msgspec.convert(dict(row), MapEditResponse)
 
 
 async def mark_resolved(
@@ -95,13 +128,22 @@ async def write_verification_message(conn: asyncpg.Connection, edit_id: int, sen
     )
 
 
-async def lock_map(conn: asyncpg.Connection, map_id: int) -> asyncpg.Record:
-    row: asyncpg.Record = await conn.fetchrow(
-        "SELECT id, code, map_name, category, checkpoints, difficulty, raw_difficulty, "
-        "archived, hidden, official FROM core.maps WHERE id = $1 FOR UPDATE",
-        map_id,
+async def lock_map(conn: asyncpg.Connection, map_id: int) -> EditableMap:
+    return row_as(
+        EditableMap,
+        await conn.fetchrow(
+            "SELECT id, code, map_name, category, checkpoints, difficulty, raw_difficulty, "
+            "archived, hidden, official FROM core.maps WHERE id = $1 FOR UPDATE",
+            map_id,
+        ),
     )
-    return row
+
+
+async def map_stage(conn: asyncpg.Connection, map_id: int) -> MapStage | None:
+    return maybe_row_as(
+        MapStage,
+        await conn.fetchrow("SELECT code, playtesting FROM core.maps WHERE id = $1", map_id),
+    )
 
 
 # The columns an accepted edit may write, by the name they have in a proposal.

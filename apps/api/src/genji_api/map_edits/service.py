@@ -42,10 +42,6 @@ def _entity(edit_id: int) -> str:
     return f"map-edit:{edit_id}"
 
 
-def _response(row: asyncpg.Record) -> MapEditResponse:
-    return msgspec.convert(dict(row), MapEditResponse)
-
-
 async def create_edit_request(
     database: Database, request: MapEditCreateRequest, *, trace: Trace
 ) -> MapEditCreated:
@@ -58,15 +54,15 @@ async def create_edit_request(
         if game_map is None:
             raise NotFoundError("Map not found.", extra={"code": request.code})
         await lock_user(conn, request.created_by)
-        if await edits.pending_exists(conn, game_map["id"]):
+        if await edits.pending_exists(conn, game_map.id):
             raise ConflictError(PENDING_CONFLICT)
         try:
             # A savepoint, so a lost race on the partial unique index is a clean 409.
             async with conn.transaction():
                 edit_id = await edits.insert(
                     conn,
-                    map_id=game_map["id"],
-                    code=game_map["code"],
+                    map_id=game_map.id,
+                    code=game_map.code,
                     proposed_changes=proposed,
                     reason=request.reason,
                     created_by=request.created_by,
@@ -89,19 +85,19 @@ async def create_edit_request(
 
 
 async def _apply(
-    conn: asyncpg.Connection, edit: asyncpg.Record, *, bot_user_id: int, trace: Trace
+    conn: asyncpg.Connection, edit: MapEditResponse, *, bot_user_id: int, trace: Trace
 ) -> None:
-    current = await edits.lock_map(conn, edit["map_id"])
-    applied = changes.plan(current, edit["proposed_changes"])
-    await edits.update_map(conn, edit["map_id"], applied.columns)
+    current = await edits.lock_map(conn, edit.map_id)
+    applied = changes.plan(current, edit.proposed_changes)
+    await edits.update_map(conn, edit.map_id, applied.columns)
     if applied.archived is not None:
         # The archive path closes an archived map's playtest and announces the change itself.
         await set_archive_status(
             conn,
             ArchiveRequest(
-                codes=[current["code"]],
+                codes=[current.code],
                 archived=applied.archived,
-                reason=edit["reason"][:ARCHIVE_REASON_LIMIT],
+                reason=edit.reason[:ARCHIVE_REASON_LIMIT],
             ),
             bot_user_id=bot_user_id,
             trace=trace,
@@ -109,15 +105,15 @@ async def _apply(
     if applied.announced:
         await create_newsfeed(
             conn,
-            NewsfeedMapEdit(code=current["code"], changes=applied.announced, reason=edit["reason"]),
+            NewsfeedMapEdit(code=current.code, changes=applied.announced, reason=edit.reason),
             trace=trace,
         )
 
 
 async def _notify(
-    conn: asyncpg.Connection, edit: asyncpg.Record, request: MapEditResolveRequest, trace: Trace
+    conn: asyncpg.Connection, edit: MapEditResponse, request: MapEditResolveRequest, trace: Trace
 ) -> None:
-    code = edit["code"]
+    code = edit.code
     if request.accepted:
         event_type = "map_edit_approved"
         title = "Map edit approved"
@@ -129,20 +125,20 @@ async def _notify(
         body = f"Your edit request for {code} was rejected. Reason: {reason}"
     await create_and_dispatch(
         conn,
-        user_id=edit["created_by"],
+        user_id=edit.created_by,
         event_type=event_type,  # type: ignore[arg-type]
         title=title,
         body=body,
-        metadata={"edit_request_id": edit["id"], "code": code},
+        metadata={"edit_request_id": edit.id, "code": code},
         trace=trace,
     )
 
 
 async def _send_to_playtest(conn: asyncpg.Connection, map_id: int, trace: Trace) -> None:
     """An accepted edit may send its map back to playtest; one already there stays as it is."""
-    current = await conn.fetchrow("SELECT code, playtesting FROM core.maps WHERE id = $1", map_id)
-    if current is not None and current["playtesting"] != "In Progress":
-        await put_in_playtest(conn, current["code"], trace=trace)
+    current = await edits.map_stage(conn, map_id)
+    if current is not None and current.playtesting != "In Progress":
+        await put_in_playtest(conn, current.code, trace=trace)
 
 
 async def resolve_edit_request(
@@ -157,13 +153,13 @@ async def resolve_edit_request(
         edit = await edits.fetch(conn, edit_id, for_update=True)
         if edit is None:
             raise NotFoundError("Edit request not found.", extra={"edit_request_id": edit_id})
-        if edit["accepted"] is not None:
+        if edit.accepted is not None:
             raise ConflictError(ALREADY_RESOLVED)
         await lock_user(conn, request.resolved_by)
         if request.accepted:
             await _apply(conn, edit, bot_user_id=bot_user_id, trace=trace)
             if request.send_to_playtest:
-                await _send_to_playtest(conn, edit["map_id"], trace)
+                await _send_to_playtest(conn, edit.map_id, trace)
         await edits.mark_resolved(
             conn,
             edit_id,
@@ -206,9 +202,9 @@ async def set_message(
         async def perform() -> MapEditResponse:
             if not await edits.set_message(conn, edit_id, request.message_id):
                 raise NotFoundError("Edit request not found.", extra={"edit_request_id": edit_id})
-            row = await edits.fetch(conn, edit_id)
-            assert row is not None
-            return _response(row)
+            edit = await edits.fetch(conn, edit_id)
+            assert edit is not None
+            return edit
 
         fingerprinted = _MessageEffect(edit_request_id=edit_id, message_id=request.message_id)
         return await once(
@@ -219,7 +215,7 @@ async def set_message(
 
 
 async def get_edit_request(database: Database, edit_id: int) -> MapEditResponse:
-    row = await database.read(lambda conn: edits.fetch(conn, edit_id))
-    if row is None:
+    edit = await database.read(lambda conn: edits.fetch(conn, edit_id))
+    if edit is None:
         raise NotFoundError("Edit request not found.", extra={"edit_request_id": edit_id})
-    return _response(row)
+    return edit

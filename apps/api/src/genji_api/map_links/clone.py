@@ -11,13 +11,15 @@ from typing import Literal
 import asyncpg
 
 from genji_api.http.tracing import Trace
+from genji_api.map_links.repository import LinkableMap, SourceCreator
 from genji_api.maps.creation import MapCreated, create_map
 from genji_api.maps.models import MapCreateRequest, MapCreatorRequest
+from genji_api.rows import rows_as
 
 
 async def clone_map(
     conn: asyncpg.Connection,
-    source: asyncpg.Record,
+    source: LinkableMap,
     *,
     code: str,
     official: bool,
@@ -25,19 +27,20 @@ async def clone_map(
     playtesting: Literal["Approved", "In Progress"],
     trace: Trace,
 ) -> MapCreated:
-    creators = await conn.fetch(
-        "SELECT user_id, is_primary FROM maps.creators WHERE map_id = $1 ORDER BY user_id",
-        source["id"],
+    creators = rows_as(
+        SourceCreator,
+        await conn.fetch(
+            "SELECT user_id, is_primary FROM maps.creators WHERE map_id = $1 ORDER BY user_id",
+            source.id,
+        ),
     )
-    raw = source["raw_difficulty"]
+    raw = source.raw_difficulty
     request = MapCreateRequest(
         code=code,
-        map_name=source["map_name"],
-        creators=[
-            MapCreatorRequest(id=row["user_id"], is_primary=row["is_primary"]) for row in creators
-        ],
-        category=source["category"],
-        checkpoints=source["checkpoints"],
+        map_name=source.map_name,
+        creators=[MapCreatorRequest(id=row.user_id, is_primary=row.is_primary) for row in creators],
+        category=source.category,
+        checkpoints=source.checkpoints,
         official=official,
         playtesting=playtesting,
         hidden=hidden,

@@ -38,11 +38,10 @@ async def announce_link(
     """The newsfeed id announcing the link, created now or by an earlier run."""
     operation_id = _operation_id(context)
     operation = await links.lock_operation(conn, operation_id)
-    if operation is None or operation["official_map_id"] != event.official_map_id:
+    if operation is None or operation.official_map_id != event.official_map_id:
         raise LookupError(f"link operation {operation_id} does not match the job")
-    if operation["newsfeed_id"] is not None:
-        recorded: int = operation["newsfeed_id"]
-        return recorded
+    if operation.newsfeed_id is not None:
+        return operation.newsfeed_id
     thread_id = await links.playtest_thread(conn, event.official_map_id)
     if thread_id is None:
         raise ThreadNotReadyError(f"map {event.official_map_id} has no playtest thread yet")

@@ -2,12 +2,48 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
+
 import asyncpg
+
+from genji_api.rows import maybe_row_as, rows_as
+
+
+@dataclass(frozen=True)
+class LinkableMap:
+    id: int
+    code: str
+    map_name: str
+    category: str
+    checkpoints: int
+    official: bool
+    playtesting: str
+    hidden: bool
+    archived: bool
+    raw_difficulty: Decimal | None
+    difficulty: str | None
+    linked_code: str | None
+
+
+@dataclass(frozen=True)
+class LinkOperation:
+    id: int
+    official_map_id: int
+    unofficial_map_id: int
+    newsfeed_id: int | None
+
+
+@dataclass(frozen=True)
+class SourceCreator:
+    user_id: int
+    is_primary: bool
+
 
 SYMMETRY = "maps_linked_code_symmetric"
 
 
-async def lock_maps(conn: asyncpg.Connection, codes: list[str]) -> dict[str, asyncpg.Record]:
+async def lock_maps(conn: asyncpg.Connection, codes: list[str]) -> dict[str, LinkableMap]:
     """The maps with these codes, locked in code order (so two linkers cannot deadlock)."""
     rows = await conn.fetch(
         "SELECT id, code, map_name, category, checkpoints, official, playtesting, hidden, "
@@ -15,7 +51,7 @@ async def lock_maps(conn: asyncpg.Connection, codes: list[str]) -> dict[str, asy
         "WHERE code = ANY($1::text[]) ORDER BY code FOR UPDATE",
         codes,
     )
-    return {row["code"]: row for row in rows}
+    return {found.code: found for found in rows_as(LinkableMap, rows)}
 
 
 async def link(conn: asyncpg.Connection, official_code: str, unofficial_code: str) -> None:
@@ -41,13 +77,15 @@ async def insert_operation(
     return operation_id
 
 
-async def lock_operation(conn: asyncpg.Connection, operation_id: int) -> asyncpg.Record | None:
-    row: asyncpg.Record | None = await conn.fetchrow(
-        "SELECT id, official_map_id, unofficial_map_id, newsfeed_id FROM maps.link_operations "
-        "WHERE id = $1 FOR UPDATE",
-        operation_id,
+async def lock_operation(conn: asyncpg.Connection, operation_id: int) -> LinkOperation | None:
+    return maybe_row_as(
+        LinkOperation,
+        await conn.fetchrow(
+            "SELECT id, official_map_id, unofficial_map_id, newsfeed_id FROM maps.link_operations "
+            "WHERE id = $1 FOR UPDATE",
+            operation_id,
+        ),
     )
-    return row
 
 
 async def record_newsfeed(conn: asyncpg.Connection, operation_id: int, newsfeed_id: int) -> None:

@@ -18,6 +18,7 @@ from genji_api.map_links.models import (
     LinkRemoved,
     UnlinkCodesRequest,
 )
+from genji_api.map_links.repository import LinkableMap
 from genji_api.newsfeed.entries import create_newsfeed
 from genji_api.queue.enqueue import enqueue_job
 
@@ -28,12 +29,12 @@ def continuation_key(operation_id: int) -> str:
     return f"map:linked:{operation_id}"
 
 
-def _check_roles(official: asyncpg.Record | None, unofficial: asyncpg.Record | None) -> None:
-    if official is not None and not official["official"]:
+def _check_roles(official: LinkableMap | None, unofficial: LinkableMap | None) -> None:
+    if official is not None and not official.official:
         raise BadRequestError("The official code names an unofficial map.")
-    if unofficial is not None and unofficial["official"]:
+    if unofficial is not None and unofficial.official:
         raise BadRequestError("The unofficial code names an official map.")
-    if any(m is not None and m["linked_code"] is not None for m in (official, unofficial)):
+    if any(m is not None and m.linked_code is not None for m in (official, unofficial)):
         raise ConflictError(ALREADY_LINKED)
 
 
@@ -78,7 +79,7 @@ async def link_map_codes(
                 playtesting="Approved",
                 trace=trace,
             )
-            official_id, unofficial_id = official["id"], clone.map_id
+            official_id, unofficial_id = official.id, clone.map_id
         elif official is None:
             clone = await clone_map(
                 conn,
@@ -89,10 +90,10 @@ async def link_map_codes(
                 playtesting="In Progress",
                 trace=trace,
             )
-            official_id, unofficial_id = clone.map_id, unofficial["id"]
+            official_id, unofficial_id = clone.map_id, unofficial.id
             playtest_job = clone.job
         else:
-            official_id, unofficial_id = official["id"], unofficial["id"]
+            official_id, unofficial_id = official.id, unofficial.id
         await _link(conn, request)
         operation_id = await links.insert_operation(conn, official_id, unofficial_id)
         if playtest_job is not None:
@@ -136,7 +137,7 @@ async def unlink_map_codes(
                 "Map not found.",
                 extra={"code": request.unofficial_code if official else request.official_code},
             )
-        if official["linked_code"] != request.unofficial_code:
+        if official.linked_code != request.unofficial_code:
             raise ConflictError("These maps are not linked to each other.")
         await links.unlink(conn, request.official_code)
         created = await create_newsfeed(

@@ -19,12 +19,12 @@ async def put_in_playtest(
     found = await repository.lock_map_by_code(conn, code)
     if found is None:
         raise NotFoundError(f"No map found with code: {code}")
-    if found["playtesting"] == "In Progress":
+    if found.playtesting == "In Progress":
         raise ConflictError(f"Map {code} is already in playtest.")
-    map_id: int = found["id"]
+    map_id = found.id
     await repository.convert_completions_to_legacy(conn, map_id)
     await repository.set_playtesting(conn, map_id, "In Progress", hidden=False)
-    raw = found["raw_difficulty"]
+    raw = found.raw_difficulty
     playtest_id = await playtests.insert_meta(conn, map_id, None if raw is None else float(raw))
     if playtest_id is None:
         raise ConflictError(f"Map {code} is already in playtest.")

@@ -8,6 +8,9 @@ import asyncpg
 from genji_api.database import Database
 from genji_api.errors import NotFoundError
 from genji_api.http.types import ResponseBody
+from genji_api.maps.repository import PlaytestMap
+from genji_api.playtests.repository import creator_ids
+from genji_api.rows import maybe_row_as
 from genji_api.users.repository import display_name
 
 
@@ -25,8 +28,10 @@ class MapPlaytestView(ResponseBody, frozen=True, kw_only=True):
 
 
 async def _view(conn: asyncpg.Connection, code: str) -> MapPlaytestView | None:
-    row = await conn.fetchrow(
-        """
+    row = maybe_row_as(
+        PlaytestMap,
+        await conn.fetchrow(
+            """
         SELECT m.id, m.code, m.map_name, m.playtesting, m.difficulty,
                p.id AS playtest_id, p.thread_id
         FROM core.maps m
@@ -36,22 +41,19 @@ async def _view(conn: asyncpg.Connection, code: str) -> MapPlaytestView | None:
         ) p ON true
         WHERE m.code = $1
         """,
-        code,
+            code,
+        ),
     )
     if row is None:
         return None
-    creators = await conn.fetch(
-        "SELECT user_id FROM maps.creators WHERE map_id = $1 ORDER BY is_primary DESC, user_id",
-        row["id"],
-    )
     return MapPlaytestView(
-        code=row["code"],
-        map_name=row["map_name"],
-        playtesting=row["playtesting"],
-        difficulty=row["difficulty"],
-        creators=[await display_name(conn, c["user_id"]) for c in creators],
-        playtest_id=row["playtest_id"],
-        thread_id=row["thread_id"],
+        code=row.code,
+        map_name=row.map_name,
+        playtesting=row.playtesting,
+        difficulty=row.difficulty,
+        creators=[await display_name(conn, user_id) for user_id in await creator_ids(conn, row.id)],
+        playtest_id=row.playtest_id,
+        thread_id=row.thread_id,
     )
 
 

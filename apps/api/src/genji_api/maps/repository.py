@@ -3,8 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 
 import asyncpg
+
+from genji_api.rows import maybe_row_as, rows_as
+
+
+@dataclass(frozen=True)
+class LockedMap:
+    id: int
+    code: str
+    map_name: str
+    playtesting: str
+    hidden: bool
+    archived: bool
+    raw_difficulty: Decimal | None
+    difficulty: str | None
+
+
+@dataclass(frozen=True)
+class PlaytestMap:
+    """A map with its open playtest, else its latest one, if any."""
+
+    id: int
+    code: str
+    map_name: str
+    playtesting: str
+    difficulty: str | None
+    playtest_id: int | None
+    thread_id: int | None
+
+
+@dataclass(frozen=True)
+class ArchivableMap:
+    id: int
+    code: str
+    map_name: str
+    playtesting: str
+    archived: bool
 
 
 async def insert_map(
@@ -85,24 +123,26 @@ async def insert_guide(conn: asyncpg.Connection, map_id: int, user_id: int, url:
     return guide_id
 
 
-async def lock_map_by_code(conn: asyncpg.Connection, code: str) -> asyncpg.Record | None:
-    row: asyncpg.Record | None = await conn.fetchrow(
-        "SELECT id, code, map_name, playtesting, hidden, archived, raw_difficulty, difficulty "
-        "FROM core.maps WHERE code = $1 FOR UPDATE",
-        code,
+async def lock_map_by_code(conn: asyncpg.Connection, code: str) -> LockedMap | None:
+    return maybe_row_as(
+        LockedMap,
+        await conn.fetchrow(
+            "SELECT id, code, map_name, playtesting, hidden, archived, raw_difficulty, difficulty "
+            "FROM core.maps WHERE code = $1 FOR UPDATE",
+            code,
+        ),
     )
-    return row
 
 
-async def lock_maps_by_codes(
-    conn: asyncpg.Connection, codes: Sequence[str]
-) -> list[asyncpg.Record]:
-    rows: list[asyncpg.Record] = await conn.fetch(
-        "SELECT id, code, map_name, playtesting, archived FROM core.maps "
-        "WHERE code = ANY($1::text[]) ORDER BY id FOR UPDATE",
-        list(codes),
+async def lock_maps_by_codes(conn: asyncpg.Connection, codes: Sequence[str]) -> list[ArchivableMap]:
+    return rows_as(
+        ArchivableMap,
+        await conn.fetch(
+            "SELECT id, code, map_name, playtesting, archived FROM core.maps "
+            "WHERE code = ANY($1::text[]) ORDER BY id FOR UPDATE",
+            list(codes),
+        ),
     )
-    return rows
 
 
 async def convert_completions_to_legacy(conn: asyncpg.Connection, map_id: int) -> int:

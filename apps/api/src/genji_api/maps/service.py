@@ -54,7 +54,7 @@ async def set_visibility(
             found = await repository.lock_map_by_code(conn, code)
             if found is None:
                 raise NotFoundError(f"No map found with code: {code}")
-            await repository.set_hidden(conn, found["id"], request.hidden)
+            await repository.set_hidden(conn, found.id, request.hidden)
             return MapVisibilityResponse(code=code, hidden=request.hidden)
 
         return await once(conn, effect, request, MapVisibilityResponse, perform, rule=MAP_EFFECTS)

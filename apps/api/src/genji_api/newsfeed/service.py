@@ -44,7 +44,7 @@ async def create_entry(
 
 
 async def get_entry(database: Database, newsfeed_id: int) -> NewsfeedEntryResponse:
-    row = await database.read(lambda conn: repository.entry(conn, newsfeed_id))
-    if row is None:
+    found = await database.read(lambda conn: repository.entry(conn, newsfeed_id))
+    if found is None:
         raise NotFoundError(f"No newsfeed entry found with id: {newsfeed_id}")
-    return NewsfeedEntryResponse(id=row["id"], timestamp=row["timestamp"], payload=row["payload"])
+    return found

@@ -11,7 +11,9 @@ from genji_sdk.notifications import DEFAULT_CHANNELS, DISCORD_CHANNELS, MIN_DISC
 from genji_sdk.payloads import NotificationChannel, NotificationDeliveryEvent, NotificationEventType
 
 from genji_api.http.tracing import Trace
+from genji_api.notifications.repository import ChannelPreference
 from genji_api.queue.enqueue import enqueue_job
+from genji_api.rows import rows_as
 
 
 @dataclass(frozen=True)
@@ -25,13 +27,16 @@ async def enabled_channels(
     conn: asyncpg.Connection, user_id: int, event_type: NotificationEventType
 ) -> list[NotificationChannel]:
     """The user's explicit preferences, falling back to the event type's defaults."""
-    rows = await conn.fetch(
-        "SELECT channel, enabled FROM notifications.preferences "
-        "WHERE user_id = $1 AND event_type = $2",
-        user_id,
-        event_type,
+    rows = rows_as(
+        ChannelPreference,
+        await conn.fetch(
+            "SELECT channel, enabled FROM notifications.preferences "
+            "WHERE user_id = $1 AND event_type = $2",
+            user_id,
+            event_type,
+        ),
     )
-    explicit = {row["channel"]: row["enabled"] for row in rows}
+    explicit = {row.channel: row.enabled for row in rows}
     defaults = DEFAULT_CHANNELS.get(event_type, ())
     channels: list[NotificationChannel] = ["discord_dm", "discord_ping", "web"]
     return [c for c in channels if explicit.get(c, c in defaults)]

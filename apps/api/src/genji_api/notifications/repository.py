@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import asyncpg
+
+from genji_api.notifications.models import DeliveryResultResponse
+from genji_api.rows import row_as
+
+
+@dataclass(frozen=True)
+class ChannelPreference:
+    channel: str
+    enabled: bool
 
 
 async def lock_event(conn: asyncpg.Connection, event_id: int) -> bool:
@@ -15,9 +26,9 @@ async def lock_event(conn: asyncpg.Connection, event_id: int) -> bool:
 
 async def record_delivery(
     conn: asyncpg.Connection, event_id: int, channel: str, status: str, error: str | None
-) -> asyncpg.Record:
+) -> DeliveryResultResponse:
     """Upsert the channel's delivery outcome; a delivered channel stays delivered."""
-    row: asyncpg.Record = await conn.fetchrow(
+    row = await conn.fetchrow(
         """
         INSERT INTO notifications.delivery_log AS d
             (event_id, channel, status, attempted_at, delivered_at, error_message)
@@ -41,4 +52,4 @@ async def record_delivery(
             event_id,
             channel,
         )
-    return row
+    return row_as(DeliveryResultResponse, row)

@@ -80,16 +80,8 @@ async def record_delivery_result(
         async def perform() -> DeliveryResultResponse:
             if not await repository.lock_event(conn, event_id):
                 raise NotFoundError(f"No notification event found with id: {event_id}")
-            row = await repository.record_delivery(
+            return await repository.record_delivery(
                 conn, event_id, request.channel, request.status, request.error_message
-            )
-            return DeliveryResultResponse(
-                event_id=row["event_id"],
-                channel=row["channel"],
-                status=row["status"],
-                attempted_at=row["attempted_at"],
-                delivered_at=row["delivered_at"],
-                error_message=row["error_message"],
             )
 
         return await once(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.ocr.rows import ShownName
+from genji_api.rows import rows_as
+
 
 async def user_names(conn: asyncpg.Connection, user_id: int) -> list[str]:
     """Every Overwatch name of the user (primary first), then nickname and global name.
@@ -23,4 +26,4 @@ async def user_names(conn: asyncpg.Connection, user_id: int) -> list[str]:
         """,
         user_id,
     )
-    return list(dict.fromkeys(row["name"] for row in rows))
+    return list(dict.fromkeys(row.name for row in rows_as(ShownName, rows)))

@@ -3,9 +3,82 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import asyncpg
+
+from genji_api.rows import maybe_row_as, rows_as
+
+
+@dataclass(frozen=True)
+class OpenPlaytest:
+    """A playtest's identity: enough to close it."""
+
+    id: int
+    map_id: int
+    thread_id: int | None
+
+
+@dataclass(frozen=True)
+class LockedPlaytest(OpenPlaytest):
+    verification_id: int | None
+    completed: bool
+    created_at: datetime
+    reset_generation: int
+
+
+@dataclass(frozen=True)
+class ThreadPlaytest(OpenPlaytest):
+    """A thread's playtest with its map's code."""
+
+    completed: bool
+    created_at: datetime
+    reset_generation: int
+    code: str
+
+
+@dataclass(frozen=True)
+class PlaytestState:
+    """playtests.meta joined with its map, as the state read selects it."""
+
+    id: int
+    map_id: int
+    thread_id: int | None
+    verification_id: int | None
+    initial_difficulty: Decimal | None
+    completed: bool
+    reset_generation: int
+    code: str
+    map_name: str
+    official: bool
+    playtesting: str
+    hidden: bool
+    difficulty: str | None
+
+
+@dataclass(frozen=True)
+class NamedCreator:
+    user_id: int
+    name: str
+    is_primary: bool
+
+
+@dataclass(frozen=True)
+class NamedVote:
+    user_id: int
+    name: str
+    difficulty: Decimal
+
+
+@dataclass(frozen=True)
+class TransitionRow:
+    id: int
+    kind: str
+    actor_id: int | None
+    details: dict[str, Any]
 
 
 async def insert_meta(
@@ -21,24 +94,28 @@ async def insert_meta(
     return playtest_id
 
 
-async def lock_meta(conn: asyncpg.Connection, playtest_id: int) -> asyncpg.Record | None:
-    row: asyncpg.Record | None = await conn.fetchrow(
-        "SELECT id, map_id, thread_id, verification_id, completed, created_at, reset_generation "
-        "FROM playtests.meta WHERE id = $1 FOR UPDATE",
-        playtest_id,
+async def lock_meta(conn: asyncpg.Connection, playtest_id: int) -> LockedPlaytest | None:
+    return maybe_row_as(
+        LockedPlaytest,
+        await conn.fetchrow(
+            "SELECT id, map_id, thread_id, verification_id, completed, created_at, "
+            "reset_generation FROM playtests.meta WHERE id = $1 FOR UPDATE",
+            playtest_id,
+        ),
     )
-    return row
 
 
-async def lock_meta_by_thread(conn: asyncpg.Connection, thread_id: int) -> asyncpg.Record | None:
+async def lock_meta_by_thread(conn: asyncpg.Connection, thread_id: int) -> ThreadPlaytest | None:
     """The playtest of a thread with its map's code, both rows locked."""
-    row: asyncpg.Record | None = await conn.fetchrow(
-        "SELECT p.id, p.map_id, p.thread_id, p.completed, p.created_at, p.reset_generation, "
-        "m.code FROM playtests.meta p JOIN core.maps m ON m.id = p.map_id "
-        "WHERE p.thread_id = $1 FOR UPDATE",
-        thread_id,
+    return maybe_row_as(
+        ThreadPlaytest,
+        await conn.fetchrow(
+            "SELECT p.id, p.map_id, p.thread_id, p.completed, p.created_at, p.reset_generation, "
+            "m.code FROM playtests.meta p JOIN core.maps m ON m.id = p.map_id "
+            "WHERE p.thread_id = $1 FOR UPDATE",
+            thread_id,
+        ),
     )
-    return row
 
 
 async def bind_thread(
@@ -59,13 +136,15 @@ async def complete(conn: asyncpg.Connection, playtest_id: int) -> None:
 
 async def open_playtests_of_maps(
     conn: asyncpg.Connection, map_ids: list[int]
-) -> list[asyncpg.Record]:
-    rows: list[asyncpg.Record] = await conn.fetch(
-        "SELECT id, map_id, thread_id FROM playtests.meta "
-        "WHERE map_id = ANY($1::int[]) AND NOT completed ORDER BY id FOR UPDATE",
-        map_ids,
+) -> list[OpenPlaytest]:
+    return rows_as(
+        OpenPlaytest,
+        await conn.fetch(
+            "SELECT id, map_id, thread_id FROM playtests.meta "
+            "WHERE map_id = ANY($1::int[]) AND NOT completed ORDER BY id FOR UPDATE",
+            map_ids,
+        ),
     )
-    return rows
 
 
 async def insert_transition(
@@ -137,7 +216,7 @@ async def bump_reset_generation(conn: asyncpg.Connection, playtest_id: int) -> i
     return generation
 
 
-async def delete_completions_since(conn: asyncpg.Connection, map_id: int, since: Any) -> int:
+async def delete_completions_since(conn: asyncpg.Connection, map_id: int, since: datetime) -> int:
     """Delete the map's runs submitted since `since`, with the flags and upvotes naming them."""
     ids = [
         row["id"]

@@ -31,6 +31,7 @@ from genji_api.playtests.models import (
     ThreadBindRequest,
     VoteRequest,
 )
+from genji_api.playtests.repository import OpenPlaytest, ThreadPlaytest
 from genji_api.playtests.threads import bind
 from genji_api.playtests.transitions import record
 
@@ -68,16 +69,16 @@ async def _recipients(conn: asyncpg.Connection, map_id: int, thread_id: int) -> 
     }
 
 
-async def _by_thread(conn: asyncpg.Connection, thread_id: int) -> asyncpg.Record:
+async def _by_thread(conn: asyncpg.Connection, thread_id: int) -> ThreadPlaytest:
     meta = await repository.lock_meta_by_thread(conn, thread_id)
     if meta is None:
         raise NotFoundError(f"No playtest found for thread: {thread_id}")
     return meta
 
 
-async def _open_by_thread(conn: asyncpg.Connection, thread_id: int) -> asyncpg.Record:
+async def _open_by_thread(conn: asyncpg.Connection, thread_id: int) -> ThreadPlaytest:
     meta = await _by_thread(conn, thread_id)
-    if meta["completed"]:
+    if meta.completed:
         raise ConflictError(f"The playtest of thread {thread_id} is already completed.")
     return meta
 
@@ -88,9 +89,7 @@ async def cast_vote(
     async def work(conn: asyncpg.Connection) -> JobStatusResponse:
         meta = await _by_thread(conn, thread_id)
         try:
-            await repository.upsert_vote(
-                conn, user_id, meta["map_id"], thread_id, request.difficulty
-            )
+            await repository.upsert_vote(conn, user_id, meta.map_id, thread_id, request.difficulty)
         except asyncpg.CheckViolationError as error:
             raise BadRequestError(error.args[0] if error.args else str(error)) from None
         except asyncpg.ForeignKeyViolationError:
@@ -98,11 +97,11 @@ async def cast_vote(
         # The vote that first brings the playtest to the finalize count (since its last reset)
         # is marked, so its creators are told once however often the count is reached again.
         votes = await repository.vote_count(conn, thread_id)
-        earlier = await repository.finalizable_vote(conn, meta["id"])
+        earlier = await repository.finalizable_vote(conn, meta.id)
         finalizable = votes == FINALIZE_VOTES and earlier is None
         return await record(
             conn,
-            playtest_id=meta["id"],
+            playtest_id=meta.id,
             kind="vote_cast",
             actor_id=user_id,
             details={"difficulty": request.difficulty, "finalizable": finalizable},
@@ -120,11 +119,11 @@ async def remove_vote(
 ) -> JobStatusResponse:
     async def work(conn: asyncpg.Connection) -> JobStatusResponse:
         meta = await _by_thread(conn, thread_id)
-        if not await repository.delete_vote(conn, user_id, meta["map_id"], thread_id):
+        if not await repository.delete_vote(conn, user_id, meta.map_id, thread_id):
             raise BadRequestError(f"User {user_id} has no vote on this playtest.")
         return await record(
             conn,
-            playtest_id=meta["id"],
+            playtest_id=meta.id,
             kind="vote_remove",
             actor_id=user_id,
             details={},
@@ -144,21 +143,21 @@ async def approve(
         if average is None:
             raise BadRequestError("There are no votes for this playtest.")
         raw = round(average, 2)
-        await maps.set_playtesting(conn, meta["map_id"], "Approved", raw_difficulty=raw)
-        await repository.complete(conn, meta["id"])
-        creator = await maps.primary_creator(conn, meta["map_id"])
+        await maps.set_playtesting(conn, meta.map_id, "Approved", raw_difficulty=raw)
+        await repository.complete(conn, meta.id)
+        creator = await maps.primary_creator(conn, meta.map_id)
         return await record(
             conn,
-            playtest_id=meta["id"],
+            playtest_id=meta.id,
             kind="approve",
             actor_id=request.verifier_id,
-            details={"raw_difficulty": raw, **await _recipients(conn, meta["map_id"], thread_id)},
+            details={"raw_difficulty": raw, **await _recipients(conn, meta.map_id, thread_id)},
             payload=lambda _: PlaytestApprovedEvent(
                 verifier_id=request.verifier_id,
                 difficulty=label_of(raw),
                 thread_id=thread_id,
                 primary_creator_id=creator,
-                code=meta["code"],
+                code=meta.code,
             ),
             trace=trace,
         )
@@ -172,17 +171,17 @@ async def force_accept(
     async def work(conn: asyncpg.Connection) -> JobStatusResponse:
         meta = await _open_by_thread(conn, thread_id)
         raw = midpoint(request.difficulty)
-        await maps.set_playtesting(conn, meta["map_id"], "Approved", raw_difficulty=raw)
-        await repository.complete(conn, meta["id"])
+        await maps.set_playtesting(conn, meta.map_id, "Approved", raw_difficulty=raw)
+        await repository.complete(conn, meta.id)
         return await record(
             conn,
-            playtest_id=meta["id"],
+            playtest_id=meta.id,
             kind="force_accept",
             actor_id=request.verifier_id,
             details={
                 "difficulty": request.difficulty,
                 "raw_difficulty": raw,
-                **await _recipients(conn, meta["map_id"], thread_id),
+                **await _recipients(conn, meta.map_id, thread_id),
             },
             payload=lambda _: PlaytestForceAcceptedEvent(
                 difficulty=request.difficulty,
@@ -197,23 +196,24 @@ async def force_accept(
 
 async def deny(
     conn: asyncpg.Connection,
-    meta: asyncpg.Record,
+    meta: OpenPlaytest,
+    thread_id: int,
     *,
     verifier_id: int,
     reason: str,
     trace: Trace | None,
 ) -> JobStatusResponse:
-    """Reject the map of an open playtest, hide it and close the playtest, on `conn`."""
-    await maps.set_playtesting(conn, meta["map_id"], "Rejected", hidden=True)
-    await repository.complete(conn, meta["id"])
+    """Reject the map of the open playtest in `thread_id`, hide it and close the playtest."""
+    await maps.set_playtesting(conn, meta.map_id, "Rejected", hidden=True)
+    await repository.complete(conn, meta.id)
     return await record(
         conn,
-        playtest_id=meta["id"],
+        playtest_id=meta.id,
         kind="force_deny",
         actor_id=verifier_id,
         details={"reason": reason},
         payload=lambda _: PlaytestForceDeniedEvent(
-            verifier_id=verifier_id, reason=reason, thread_id=meta["thread_id"]
+            verifier_id=verifier_id, reason=reason, thread_id=thread_id
         ),
         trace=trace,
     )
@@ -225,7 +225,12 @@ async def force_deny(
     async def work(conn: asyncpg.Connection) -> JobStatusResponse:
         meta = await _open_by_thread(conn, thread_id)
         return await deny(
-            conn, meta, verifier_id=request.verifier_id, reason=request.reason, trace=trace
+            conn,
+            meta,
+            thread_id,
+            verifier_id=request.verifier_id,
+            reason=request.reason,
+            trace=trace,
         )
 
     return await database.transaction(work)
@@ -238,14 +243,14 @@ async def reset(
         meta = await _open_by_thread(conn, thread_id)
         votes = await repository.delete_votes(conn, thread_id) if request.remove_votes else 0
         completions = (
-            await repository.delete_completions_since(conn, meta["map_id"], meta["created_at"])
+            await repository.delete_completions_since(conn, meta.map_id, meta.created_at)
             if request.remove_completions
             else 0
         )
-        generation = await repository.bump_reset_generation(conn, meta["id"])
+        generation = await repository.bump_reset_generation(conn, meta.id)
         return await record(
             conn,
-            playtest_id=meta["id"],
+            playtest_id=meta.id,
             kind="reset",
             actor_id=request.verifier_id,
             details={

@@ -22,19 +22,17 @@ async def bind(
     meta = await repository.lock_meta(conn, playtest_id)
     if meta is None:
         raise NotFoundError(f"No playtest found with id: {playtest_id}")
-    if meta["thread_id"] is not None and meta["thread_id"] != thread_id:
-        raise ConflictError(
-            f"Playtest {playtest_id} is already bound to thread {meta['thread_id']}."
-        )
+    if meta.thread_id is not None and meta.thread_id != thread_id:
+        raise ConflictError(f"Playtest {playtest_id} is already bound to thread {meta.thread_id}.")
     try:
         await repository.bind_thread(conn, playtest_id, thread_id, verification_id)
     except asyncpg.UniqueViolationError:
         raise ConflictError(f"Thread {thread_id} already belongs to another playtest.") from None
     return PlaytestResponse(
         id=playtest_id,
-        map_id=meta["map_id"],
+        map_id=meta.map_id,
         thread_id=thread_id,
-        verification_id=verification_id or meta["verification_id"],
+        verification_id=verification_id or meta.verification_id,
     )
 
 

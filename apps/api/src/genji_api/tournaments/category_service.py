@@ -17,10 +17,10 @@ async def get_category(database: Database, category_id: int) -> TournamentCatego
             raise NotFoundError("Category not found.")
         state = await champions.champion_state(conn, category_id)
         return TournamentCategoryResponse(
-            id=row["id"],
-            name=row["name"],
-            champion_role_id=row["champion_role_id"],
-            is_active=row["is_active"],
+            id=row.id,
+            name=row.name,
+            champion_role_id=row.champion_role_id,
+            is_active=row.is_active,
             champion_user_id=state.user_id,
             champion_cycle_id=state.cycle_id,
             former_champion_user_ids=state.former,

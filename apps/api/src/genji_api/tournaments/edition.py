@@ -18,7 +18,16 @@ from genji_sdk.payloads import TournamentCycleStartedEvent, TournamentRolloverEv
 
 from genji_api.database import Database
 from genji_api.errors import ConflictError
+from genji_api.rows import row_as, rows_as
 from genji_api.tournaments.outbox import write_transition
+from genji_api.tournaments.rows import (
+    Anchor,
+    Cadence,
+    CategoryId,
+    EndingEdition,
+    PlayedMap,
+    StartedCycle,
+)
 
 log = logging.getLogger("genji.api.tournaments")
 
@@ -87,19 +96,24 @@ async def _create_edition(
         started_at,
         ends_at,
     )
-    categories = await conn.fetch(
-        "SELECT id FROM tournaments.categories WHERE is_active ORDER BY id"
+    categories = rows_as(
+        CategoryId,
+        await conn.fetch("SELECT id FROM tournaments.categories WHERE is_active ORDER BY id"),
     )
     cycle_ids: list[int] = []
     for category in categories:
         # Prefer a map other than the one the category played last.
-        last = await conn.fetch(
-            "SELECT map_id FROM tournaments.cycles WHERE category_id = $1 ORDER BY id DESC LIMIT 1",
-            category["id"],
+        last = rows_as(
+            PlayedMap,
+            await conn.fetch(
+                "SELECT map_id FROM tournaments.cycles "
+                "WHERE category_id = $1 ORDER BY id DESC LIMIT 1",
+                category.id,
+            ),
         )
-        map_id = await eligible_map(conn, category["id"], avoid=[r["map_id"] for r in last])
+        map_id = await eligible_map(conn, category.id, avoid=[r.map_id for r in last])
         if map_id is None:
-            log.warning("tournament category %d has no eligible map; no cycle", category["id"])
+            log.warning("tournament category %d has no eligible map; no cycle", category.id)
             continue
         cycle_ids.append(
             await conn.fetchval(
@@ -107,7 +121,7 @@ async def _create_edition(
                 "(edition_id, category_id, map_id, status, started_at) "
                 "VALUES ($1, $2, $3, 'active', $4) RETURNING id",
                 edition_id,
-                category["id"],
+                category.id,
                 map_id,
                 started_at,
             )
@@ -119,7 +133,7 @@ async def started_cycles(
     conn: asyncpg.Connection, edition_id: int, *, cycle_ids: Sequence[int] | None = None
 ) -> list[TournamentCycleStartedEvent]:
     """The edition's live cycles (or just `cycle_ids`) as announced."""
-    rows = await conn.fetch(
+    records = await conn.fetch(
         """
         SELECT cy.id, cy.category_id, cy.map_id, m.code, m.map_name,
                coalesce(cy.started_at, e.started_at) AS started_at, e.ends_at
@@ -135,46 +149,50 @@ async def started_cycles(
     )
     return [
         TournamentCycleStartedEvent(
-            cycle_id=r["id"],
-            category_id=r["category_id"],
-            map_id=r["map_id"],
-            map_code=r["code"],
-            map_name=r["map_name"],
-            started_at=r["started_at"],
-            ends_at=r["ends_at"],
+            cycle_id=r.id,
+            category_id=r.category_id,
+            map_id=r.map_id,
+            map_code=r.code,
+            map_name=r.map_name,
+            started_at=r.started_at,
+            ends_at=r.ends_at,
         )
-        for r in rows
+        for r in rows_as(StartedCycle, records)
     ]
 
 
 async def end_due_edition(conn: asyncpg.Connection) -> EditionTransition | None:
     """End the oldest active edition past its end and, unless paused, start the next one."""
     await lock_transitions(conn)
-    edition = await conn.fetchrow(
+    record = await conn.fetchrow(
         "SELECT id, ends_at FROM tournaments.editions "
         "WHERE status = 'active' AND ends_at <= now() ORDER BY ends_at, id LIMIT 1 FOR UPDATE"
     )
-    if edition is None:
+    if record is None:
         return None
+    edition = row_as(EndingEdition, record)
     await conn.execute(
         "UPDATE tournaments.cycles SET status = 'finalizing', ended_at = $2 "
         "WHERE edition_id = $1 AND status = 'active'",
-        edition["id"],
-        edition["ends_at"],
+        edition.id,
+        edition.ends_at,
     )
     await conn.execute(
         "UPDATE tournaments.editions SET status = 'awaiting_results' WHERE id = $1",
-        edition["id"],
+        edition.id,
     )
-    config = await conn.fetchrow(
-        "SELECT cadence, transitions_paused FROM tournaments.config WHERE id = 1"
+    config = row_as(
+        Cadence,
+        await conn.fetchrow(
+            "SELECT cadence, transitions_paused FROM tournaments.config WHERE id = 1"
+        ),
     )
-    if config["transitions_paused"]:
-        return EditionTransition(ended_edition_id=edition["id"], next_edition_id=None)
+    if config.transitions_paused:
+        return EditionTransition(ended_edition_id=edition.id, next_edition_id=None)
     next_id, _ = await _create_edition(
-        conn, edition["ends_at"], edition["ends_at"] + CADENCE[config["cadence"]]
+        conn, edition.ends_at, edition.ends_at + CADENCE[config.cadence]
     )
-    return EditionTransition(ended_edition_id=edition["id"], next_edition_id=next_id)
+    return EditionTransition(ended_edition_id=edition.id, next_edition_id=next_id)
 
 
 async def process_edition_transitions(database: Database) -> EditionTransition | None:
@@ -201,13 +219,16 @@ async def bootstrap_edition(database: Database) -> BootstrappedEdition:
             "SELECT EXISTS (SELECT 1 FROM tournaments.editions WHERE status = 'active')"
         ):
             raise ConflictError("An active tournament edition already exists.")
-        config = await conn.fetchrow(
-            "SELECT anchor_weekday, anchor_time, anchor_tz, now() AS now "
-            "FROM tournaments.config WHERE id = 1"
+        config = row_as(
+            Anchor,
+            await conn.fetchrow(
+                "SELECT anchor_weekday, anchor_time, anchor_tz, now() AS now "
+                "FROM tournaments.config WHERE id = 1"
+            ),
         )
-        started_at: datetime = config["now"]
+        started_at = config.now
         ends_at = next_anchor(
-            started_at, config["anchor_weekday"], config["anchor_time"], config["anchor_tz"]
+            started_at, config.anchor_weekday, config.anchor_time, config.anchor_tz
         )
         edition_id, cycle_ids = await _create_edition(conn, started_at, ends_at)
         event = TournamentRolloverEvent(

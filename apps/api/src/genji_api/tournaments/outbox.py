@@ -8,7 +8,7 @@ published.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 import asyncpg
 import msgspec
@@ -18,6 +18,9 @@ from genji_sdk.payloads import (
     TournamentLeaderboardEntry,
     TournamentRolloverEvent,
 )
+
+from genji_api.rows import rows_as
+from genji_api.tournaments.rows import PlayedCycle, Standing, Transition
 
 TransitionType = Literal["edition_rollover", "edition_results"]
 PAYLOAD_TYPES: dict[str, type[msgspec.Struct]] = {
@@ -49,7 +52,7 @@ async def cycle_standings(
     conn: asyncpg.Connection, cycle_id: int
 ) -> list[TournamentLeaderboardEntry]:
     """Each user's best non-rejected run, ranked: verified, with video, fastest, earliest."""
-    rows = await conn.fetch(
+    records = await conn.fetch(
         """
         WITH best AS (
             SELECT DISTINCT ON (c.user_id)
@@ -71,14 +74,14 @@ async def cycle_standings(
     )
     return [
         TournamentLeaderboardEntry(
-            rank=r["rank"],
-            user_id=r["user_id"],
-            name=r["name"],
-            time=float(r["time"]),
-            verified=r["verified"],
-            completion=r["completion"],
+            rank=r.rank,
+            user_id=r.user_id,
+            name=r.name,
+            time=float(r.time),
+            verified=r.verified,
+            completion=r.completion,
         )
-        for r in rows
+        for r in rows_as(Standing, records)
     ]
 
 
@@ -91,19 +94,22 @@ async def edition_results(
     conn: asyncpg.Connection, edition_id: int
 ) -> list[TournamentCycleCompletedEvent]:
     """Standings of every cycle the edition played (replaced cycles are not results)."""
-    cycles = await conn.fetch(
-        "SELECT id, category_id FROM tournaments.cycles "
-        "WHERE edition_id = $1 AND status IN ('active', 'finalizing', 'completed') "
-        "ORDER BY category_id, id",
-        edition_id,
+    cycles = rows_as(
+        PlayedCycle,
+        await conn.fetch(
+            "SELECT id, category_id FROM tournaments.cycles "
+            "WHERE edition_id = $1 AND status IN ('active', 'finalizing', 'completed') "
+            "ORDER BY category_id, id",
+            edition_id,
+        ),
     )
     results = []
     for cycle in cycles:
-        standings = await cycle_standings(conn, cycle["id"])
+        standings = await cycle_standings(conn, cycle.id)
         results.append(
             TournamentCycleCompletedEvent(
-                cycle_id=cycle["id"],
-                category_id=cycle["category_id"],
+                cycle_id=cycle.id,
+                category_id=cycle.category_id,
                 standings=standings,
                 winner_user_id=winner_of(standings),
             )
@@ -158,13 +164,15 @@ async def write_transition(
     return transition_id
 
 
-async def lock_unpublished(conn: asyncpg.Connection) -> list[asyncpg.Record]:
+async def lock_unpublished(conn: asyncpg.Connection) -> list[Transition]:
     """Unpublished rows no other drain holds, oldest first, locked until this one commits."""
-    rows: list[asyncpg.Record] = await conn.fetch(
-        "SELECT id, edition_id, event_type, payload FROM tournaments.pending_transitions "
-        "WHERE NOT published ORDER BY created_at, id FOR UPDATE SKIP LOCKED"
+    return rows_as(
+        Transition,
+        await conn.fetch(
+            "SELECT id, edition_id, event_type, payload FROM tournaments.pending_transitions "
+            "WHERE NOT published ORDER BY created_at, id FOR UPDATE SKIP LOCKED"
+        ),
     )
-    return rows
 
 
 async def mark_published(conn: asyncpg.Connection, transition_id: int) -> bool:
@@ -176,7 +184,7 @@ async def mark_published(conn: asyncpg.Connection, transition_id: int) -> bool:
     return status == "UPDATE 1"
 
 
-def decode_payload(payload: Any, kind: type[S]) -> S:
+def decode_payload(payload: object, kind: type[S]) -> S:
     """A stored payload as its SDK struct; a payload of another shape raises."""
     raw = payload if isinstance(payload, str) else json.dumps(payload)
     return msgspec.json.decode(raw, type=kind)

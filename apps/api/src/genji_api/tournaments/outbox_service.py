@@ -24,9 +24,11 @@ from genji_sdk.payloads import (
 from genji_api.database import Database
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
+from genji_api.rows import rows_as
 from genji_api.tournaments import outbox
 from genji_api.tournaments.edition import edition_entity_key, started_cycles
 from genji_api.tournaments.rewards import grant_edition_rewards
+from genji_api.tournaments.rows import AwaitingEdition
 
 log = logging.getLogger("genji.api.tournaments")
 
@@ -75,14 +77,17 @@ async def _rollover(
 async def _process_awaiting_results(
     conn: asyncpg.Connection, report: DrainReport, trace: Trace | None
 ) -> None:
-    editions = await conn.fetch(
-        "SELECT id, start_announced FROM tournaments.editions "
-        "WHERE status = 'awaiting_results' ORDER BY ends_at, id FOR UPDATE SKIP LOCKED"
+    editions = rows_as(
+        AwaitingEdition,
+        await conn.fetch(
+            "SELECT id, start_announced FROM tournaments.editions "
+            "WHERE status = 'awaiting_results' ORDER BY ends_at, id FOR UPDATE SKIP LOCKED"
+        ),
     )
     for edition in editions:
-        edition_id: int = edition["id"]
+        edition_id = edition.id
         pending = await outbox.pending_verifications(conn, edition_id)
-        if not edition["start_announced"]:
+        if not edition.start_announced:
             if pending > 0:
                 await conn.execute(
                     "UPDATE tournaments.editions SET start_announced = true WHERE id = $1",
@@ -122,21 +127,21 @@ async def _drain_transitions(
     conn: asyncpg.Connection, report: DrainReport, trace: Trace | None
 ) -> None:
     for row in await outbox.lock_unpublished(conn):
-        edition_id: int = row["edition_id"]
+        edition_id = row.edition_id
         payload: msgspec.Struct
         results: list[TournamentCycleCompletedEvent]
-        if row["event_type"] == "edition_rollover":
-            rollover = outbox.decode_payload(row["payload"], TournamentRolloverEvent)
+        if row.event_type == "edition_rollover":
+            rollover = outbox.decode_payload(row.payload, TournamentRolloverEvent)
             event_name, key = "api.tournament.rollover", outbox.bootstrap_key(edition_id)
             payload, results = rollover, rollover.results
-        elif row["event_type"] == "edition_results":
-            deferred = outbox.decode_payload(row["payload"], TournamentEditionResultsEvent)
+        elif row.event_type == "edition_results":
+            deferred = outbox.decode_payload(row.payload, TournamentEditionResultsEvent)
             event_name, key = "api.tournament.results", outbox.results_key(edition_id)
             payload, results = deferred, deferred.results
         else:
             # cycle_started / cycle_completed: allowed by the table, announced by nothing.
-            log.warning("tournament outbox row %d has type %s", row["id"], row["event_type"])
-            report.skipped.append(row["id"])
+            log.warning("tournament outbox row %d has type %s", row.id, row.event_type)
+            report.skipped.append(row.id)
             continue
         if results:
             report.xp_grants += await grant_edition_rewards(conn, edition_id, results, trace)
@@ -149,8 +154,8 @@ async def _drain_transitions(
             trace=trace,
         )
         report.event_keys.append(key)
-        if await outbox.mark_published(conn, row["id"]):
-            report.published.append(row["id"])
+        if await outbox.mark_published(conn, row.id):
+            report.published.append(row.id)
 
 
 async def drain_tournament_outbox(database: Database, trace: Trace | None = None) -> DrainReport:

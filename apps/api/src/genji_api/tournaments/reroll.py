@@ -9,6 +9,7 @@ from genji_api.database import Database
 from genji_api.errors import ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
+from genji_api.rows import maybe_row_as, rows_as
 from genji_api.tournaments import outbox
 from genji_api.tournaments.admin_models import PublishResultsResponse, RerollResponse
 from genji_api.tournaments.edition import (
@@ -17,6 +18,7 @@ from genji_api.tournaments.edition import (
     lock_transitions,
     started_cycles,
 )
+from genji_api.tournaments.rows import EditionState, LiveCycle, PlayedMap
 
 
 async def reroll_active_cycle(
@@ -26,12 +28,15 @@ async def reroll_active_cycle(
 
     async def work(conn: asyncpg.Connection) -> RerollResponse:
         await lock_transitions(conn)
-        current = await conn.fetchrow(
-            "SELECT cy.id, cy.edition_id, cy.map_id FROM tournaments.cycles cy "
-            "JOIN tournaments.editions e ON e.id = cy.edition_id "
-            "WHERE e.status = 'active' AND cy.category_id = $1 AND cy.status = 'active' "
-            "FOR UPDATE OF cy",
-            category_id,
+        current = maybe_row_as(
+            LiveCycle,
+            await conn.fetchrow(
+                "SELECT cy.id, cy.edition_id, cy.map_id FROM tournaments.cycles cy "
+                "JOIN tournaments.editions e ON e.id = cy.edition_id "
+                "WHERE e.status = 'active' AND cy.category_id = $1 AND cy.status = 'active' "
+                "FOR UPDATE OF cy",
+                category_id,
+            ),
         )
         if current is None:
             if not await conn.fetchval(
@@ -39,42 +44,45 @@ async def reroll_active_cycle(
             ):
                 raise NotFoundError("Category not found.")
             raise NotFoundError("No active cycle for this category.")
-        played = await conn.fetch(
-            "SELECT map_id FROM tournaments.cycles WHERE edition_id = $1 AND category_id = $2",
-            current["edition_id"],
-            category_id,
+        played = rows_as(
+            PlayedMap,
+            await conn.fetch(
+                "SELECT map_id FROM tournaments.cycles WHERE edition_id = $1 AND category_id = $2",
+                current.edition_id,
+                category_id,
+            ),
         )
         map_id = await eligible_map(
-            conn, category_id, avoid=[r["map_id"] for r in played], exclude=current["map_id"]
+            conn, category_id, avoid=[r.map_id for r in played], exclude=current.map_id
         )
         if map_id is None:
             raise ConflictError("No other eligible map for this category.")
         await conn.execute(
             "UPDATE tournaments.cycles SET status = 'replaced', ended_at = now() WHERE id = $1",
-            current["id"],
+            current.id,
         )
         cycle_id: int = await conn.fetchval(
             "INSERT INTO tournaments.cycles (edition_id, category_id, map_id, status, started_at) "
             "VALUES ($1, $2, $3, 'active', now()) RETURNING id",
-            current["edition_id"],
+            current.edition_id,
             category_id,
             map_id,
         )
         await conn.execute(
-            "UPDATE tournaments.cycles SET replaced_by = $2 WHERE id = $1", current["id"], cycle_id
+            "UPDATE tournaments.cycles SET replaced_by = $2 WHERE id = $1", current.id, cycle_id
         )
-        started = await started_cycles(conn, current["edition_id"], cycle_ids=[cycle_id])
+        started = await started_cycles(conn, current.edition_id, cycle_ids=[cycle_id])
         job = await enqueue_job(
             conn,
             event_name="api.tournament.rollover",
-            payload=TournamentRolloverEvent(edition_id=current["edition_id"], started=started),
+            payload=TournamentRolloverEvent(edition_id=current.edition_id, started=started),
             event_key=outbox.reroll_key(cycle_id),
-            entity_key=edition_entity_key(current["edition_id"]),
+            entity_key=edition_entity_key(current.edition_id),
             trace=trace,
         )
         return RerollResponse(
-            edition_id=current["edition_id"],
-            replaced_cycle_id=current["id"],
+            edition_id=current.edition_id,
+            replaced_cycle_id=current.id,
             cycle_id=cycle_id,
             map_id=map_id,
             map_code=started[0].map_code,
@@ -88,15 +96,18 @@ async def publish_results(database: Database, edition_id: int) -> PublishResults
     """Write the edition's results row now (the next drain grants and announces it)."""
 
     async def work(conn: asyncpg.Connection) -> PublishResultsResponse:
-        edition = await conn.fetchrow(
-            "SELECT status, start_announced FROM tournaments.editions WHERE id = $1 FOR UPDATE",
-            edition_id,
+        edition = maybe_row_as(
+            EditionState,
+            await conn.fetchrow(
+                "SELECT status, start_announced FROM tournaments.editions WHERE id = $1 FOR UPDATE",
+                edition_id,
+            ),
         )
         if edition is None:
             raise NotFoundError("Edition not found.")
-        if edition["status"] == "active":
+        if edition.status == "active":
             raise ConflictError("Edition is still active.")
-        if edition["status"] == "awaiting_results" and not edition["start_announced"]:
+        if edition.status == "awaiting_results" and not edition.start_announced:
             # Its end (and the next start) is announced by the drain, results included.
             raise ConflictError("The edition's end has not been announced yet.")
         if await conn.fetchval(

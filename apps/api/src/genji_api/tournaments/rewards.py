@@ -17,6 +17,8 @@ from genji_sdk.payloads import TournamentCycleCompletedEvent, XpGrantEvent
 
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_jobs
+from genji_api.rows import rows_as
+from genji_api.tournaments.rows import Participant, StreakAdvance, StreakRules
 from genji_api.xp.grants import apply_xp_grant, xp_grant_job
 
 Reason = Literal["participation", "placement", "streak"]
@@ -99,15 +101,18 @@ async def _streaks(conn: asyncpg.Connection, edition_id: int, announce: list[XpG
     )
     if marker is None:
         return 0
-    participants: list[int] = [
-        r["user_id"]
-        for r in await conn.fetch(
-            "SELECT DISTINCT c.user_id FROM tournaments.completions c "
-            "JOIN tournaments.cycles cy ON cy.id = c.cycle_id WHERE cy.edition_id = $1",
-            edition_id,
+    participants = [
+        r.user_id
+        for r in rows_as(
+            Participant,
+            await conn.fetch(
+                "SELECT DISTINCT c.user_id FROM tournaments.completions c "
+                "JOIN tournaments.cycles cy ON cy.id = c.cycle_id WHERE cy.edition_id = $1",
+                edition_id,
+            ),
         )
     ]
-    advanced = await conn.fetch(
+    advanced_records = await conn.fetch(
         """
         INSERT INTO tournaments.streaks AS s (user_id, current_streak, max_streak, last_cycle_id)
         SELECT u, 1, 1, $2 FROM unnest($1::bigint[]) AS u
@@ -128,16 +133,16 @@ async def _streaks(conn: asyncpg.Connection, edition_id: int, announce: list[XpG
         marker,
     )
     granted = 0
-    for row in advanced:
-        amount = await _streak_bonus(conn, edition_id, row["user_id"], row["current_streak"])
+    for row in rows_as(StreakAdvance, advanced_records):
+        amount = await _streak_bonus(conn, edition_id, row.user_id, row.current_streak)
         if amount > 0:
             granted += await _grant_once(
                 conn,
                 cycle_id=marker,
-                user_id=row["user_id"],
+                user_id=row.user_id,
                 reason="streak",
                 amount=amount,
-                description=f"Tournament streak of {row['current_streak']}",
+                description=f"Tournament streak of {row.current_streak}",
                 announce=announce,
             )
     return granted
@@ -147,19 +152,22 @@ async def _streak_bonus(
     conn: asyncpg.Connection, edition_id: int, user_id: int, streak: int
 ) -> int:
     """The largest bonus for `streak` among the categories the user played this edition."""
-    rows = await conn.fetch(
-        "SELECT DISTINCT cat.id, cat.streak_xp FROM tournaments.categories cat "
-        "JOIN tournaments.cycles cy ON cy.category_id = cat.id "
-        "JOIN tournaments.completions c ON c.cycle_id = cy.id "
-        "WHERE cy.edition_id = $1 AND c.user_id = $2",
-        edition_id,
-        user_id,
+    rows = rows_as(
+        StreakRules,
+        await conn.fetch(
+            "SELECT DISTINCT cat.id, cat.streak_xp FROM tournaments.categories cat "
+            "JOIN tournaments.cycles cy ON cy.category_id = cat.id "
+            "JOIN tournaments.completions c ON c.cycle_id = cy.id "
+            "WHERE cy.edition_id = $1 AND c.user_id = $2",
+            edition_id,
+            user_id,
+        ),
     )
     return max(
         (
             int(rule["xp"])
             for row in rows
-            for rule in _rules(row["streak_xp"])
+            for rule in _rules(row.streak_xp)
             if int(rule["threshold"]) == streak
         ),
         default=0,

@@ -4,24 +4,33 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.rows import maybe_row_as
+from genji_api.tournaments.rows import JudgedCompletion, LatestVerdict
+
 
 async def lock_tournament_completion(
     conn: asyncpg.Connection, tournament_completion_id: int
-) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT id, cycle_id, user_id, time, status FROM tournaments.completions "
-        "WHERE id = $1 FOR UPDATE",
-        tournament_completion_id,
+) -> JudgedCompletion | None:
+    return maybe_row_as(
+        JudgedCompletion,
+        await conn.fetchrow(
+            "SELECT id, cycle_id, user_id, time, status FROM tournaments.completions "
+            "WHERE id = $1 FOR UPDATE",
+            tournament_completion_id,
+        ),
     )
 
 
 async def latest_verdict(
     conn: asyncpg.Connection, tournament_completion_id: int
-) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT id, verified FROM tournaments.verdicts WHERE tournament_completion_id = $1 "
-        "ORDER BY id DESC LIMIT 1",
-        tournament_completion_id,
+) -> LatestVerdict | None:
+    return maybe_row_as(
+        LatestVerdict,
+        await conn.fetchrow(
+            "SELECT id, verified FROM tournaments.verdicts WHERE tournament_completion_id = $1 "
+            "ORDER BY id DESC LIMIT 1",
+            tournament_completion_id,
+        ),
     )
 
 

@@ -16,6 +16,7 @@ from genji_api.errors import ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
 from genji_api.tournaments import verdict_repository as repo
+from genji_api.tournaments.rows import JudgedCompletion
 from genji_api.xp.grants import grant_xp
 
 
@@ -29,7 +30,7 @@ def participation_grant_key(cycle_id: int, user_id: int) -> str:
 
 async def _enqueue_verdict(
     conn: asyncpg.Connection,
-    completion: asyncpg.Record,
+    completion: JudgedCompletion,
     *,
     verdict_id: int,
     verified: bool,
@@ -39,23 +40,23 @@ async def _enqueue_verdict(
         conn,
         event_name="api.tournament.verification.changed",
         payload=TournamentVerificationChangedEvent(
-            tournament_completion_id=completion["id"],
+            tournament_completion_id=completion.id,
             transition_id=verdict_id,
-            cycle_id=completion["cycle_id"],
-            user_id=completion["user_id"],
+            cycle_id=completion.cycle_id,
+            user_id=completion.user_id,
             verified=verified,
-            time=float(completion["time"]),
+            time=float(completion.time),
         ),
         event_key=tournament_verification_event_key(verdict_id),
-        entity_key=f"tournament-completion:{completion['id']}",
+        entity_key=f"tournament-completion:{completion.id}",
         trace=trace,
     )
 
 
 async def _grant_participation(
-    conn: asyncpg.Connection, completion: asyncpg.Record, trace: Trace | None
+    conn: asyncpg.Connection, completion: JudgedCompletion, trace: Trace | None
 ) -> None:
-    cycle_id, user_id = completion["cycle_id"], completion["user_id"]
+    cycle_id, user_id = completion.cycle_id, completion.user_id
     amount = await repo.participation_xp(conn, cycle_id)
     if not await repo.claim_participation(conn, cycle_id=cycle_id, user_id=user_id, amount=amount):
         return
@@ -85,16 +86,16 @@ async def apply_tournament_verdict(
     completion = await repo.lock_tournament_completion(conn, tournament_completion_id)
     if completion is None:
         raise NotFoundError(f"Tournament completion {tournament_completion_id} does not exist.")
-    status = completion["status"]
+    status = completion.status
     if status == "verified" and not verified:
         raise ConflictError(
             "This tournament completion is already verified and cannot be rejected."
         )
     if status == ("verified" if verified else "rejected"):
         latest = await repo.latest_verdict(conn, tournament_completion_id)
-        if latest is not None and latest["verified"] == verified:
+        if latest is not None and latest.verified == verified:
             return await _enqueue_verdict(
-                conn, completion, verdict_id=latest["id"], verified=verified, trace=trace
+                conn, completion, verdict_id=latest.id, verified=verified, trace=trace
             )
     verdict_id = await repo.record_verdict(
         conn,

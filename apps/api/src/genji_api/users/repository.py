@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import asyncpg
 
 from genji_api.errors import NotFoundError
 
 UNKNOWN_USER = "Unknown User"
+
+
+@dataclass(frozen=True)
+class PlayedDifficulty:
+    """A difficulty the user has a verified run on (the skill rank's input)."""
+
+    difficulty: str
 
 
 async def lock_user(conn: asyncpg.Connection, user_id: int) -> None:

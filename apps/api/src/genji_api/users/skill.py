@@ -7,7 +7,9 @@ import asyncpg
 
 from genji_api.database import Database
 from genji_api.errors import NotFoundError
+from genji_api.rows import rows_as
 from genji_api.users.models import SkillRankResponse
+from genji_api.users.repository import PlayedDifficulty
 
 UNRANKED = "Ninja"
 # Difficulty band (the label without its +/-) -> rank, easiest first.
@@ -36,7 +38,7 @@ async def _difficulties(conn: asyncpg.Connection, user_id: int) -> list[str] | N
         "WHERE c.user_id = $1 AND c.verified AND m.official AND m.difficulty IS NOT NULL",
         user_id,
     )
-    return [row["difficulty"] for row in rows]
+    return [row.difficulty for row in rows_as(PlayedDifficulty, rows)]
 
 
 async def get_rank(database: Database, user_id: int) -> SkillRankResponse:

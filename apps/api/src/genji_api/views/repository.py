@@ -8,6 +8,9 @@ one snapshot.
 from __future__ import annotations
 
 import asyncpg
+from genji_sdk.views import OpenView
+
+from genji_api.rows import rows_as
 
 OPEN_VIEWS = """
 SELECT 'completion.verification' AS kind, c.id::bigint AS entity_id,
@@ -26,5 +29,5 @@ ORDER BY kind, entity_id
 """
 
 
-async def open_views(conn: asyncpg.Connection) -> list[asyncpg.Record]:
-    return list(await conn.fetch(OPEN_VIEWS))
+async def open_views(conn: asyncpg.Connection) -> list[OpenView]:
+    return rows_as(OpenView, await conn.fetch(OPEN_VIEWS))

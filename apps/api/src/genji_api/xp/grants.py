@@ -11,6 +11,7 @@ from genji_sdk.payloads import XpGrantEvent, XpType
 
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import JobRequest, enqueue_job
+from genji_api.rows import row_as
 
 XP_AMOUNTS: dict[XpType, int] = {
     "Map Submission": 30,
@@ -20,6 +21,19 @@ XP_AMOUNTS: dict[XpType, int] = {
     "Record": 15,
     "World Record": 50,
 }
+
+
+@dataclass(frozen=True)
+class GrantRow:
+    """A lootbox.xp_grants row as the announcement reads it."""
+
+    id: int
+    user_id: int
+    type: XpType
+    base_amount: int
+    previous_total: int
+    new_total: int
+    reason: str | None
 
 
 @dataclass(frozen=True)
@@ -78,19 +92,22 @@ async def apply_xp_grant(
         await conn.execute(
             "UPDATE lootbox.xp SET amount = amount + $2 WHERE user_id = $1", user_id, amount
         )
-    row = await conn.fetchrow(
-        "SELECT id, user_id, type, base_amount, previous_total, new_total, reason "
-        "FROM lootbox.xp_grants WHERE grant_key = $1",
-        grant_key,
+    row = row_as(
+        GrantRow,
+        await conn.fetchrow(
+            "SELECT id, user_id, type, base_amount, previous_total, new_total, reason "
+            "FROM lootbox.xp_grants WHERE grant_key = $1",
+            grant_key,
+        ),
     )
     event = XpGrantEvent(
-        grant_id=row["id"],
-        user_id=row["user_id"],
-        amount=row["base_amount"],
-        type=row["type"],
-        previous_amount=row["previous_total"],
-        new_amount=row["new_total"],
-        reason=row["reason"],
+        grant_id=row.id,
+        user_id=row.user_id,
+        amount=row.base_amount,
+        type=row.type,
+        previous_amount=row.previous_total,
+        new_amount=row.new_total,
+        reason=row.reason,
     )
     return event, applied
 
