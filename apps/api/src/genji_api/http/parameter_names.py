@@ -22,16 +22,18 @@ def _published_names(request: Request[Any, Any, Any]) -> dict[str, str]:
     return names
 
 
-def named_as_sent(request: Request[Any, Any, Any], extra: Any) -> Any:
+def named_as_sent(
+    request: Request[Any, Any, Any], extra: dict[str, Any] | list[Any] | None
+) -> dict[str, Any] | list[Any] | None:
     """`extra` of a validation error with every `key` renamed to the name the client sent."""
     if not isinstance(extra, list):
         return extra
     names = _published_names(request)
     if not names:
         return extra
-    renamed = []
+    renamed: list[Any] = []
     for item in extra:
-        if isinstance(item, dict) and item.get("key") in names:
-            item = {**item, "key": names[item["key"]]}
+        if isinstance(item, dict) and (key := item.get("key")) in names:
+            item = {**item, "key": names[key]}
         renamed.append(item)
     return renamed
