@@ -2922,9 +2922,9 @@ BEGIN
         RAISE EXCEPTION 'a recovery action needs the retry generation the operator saw'
             USING ERRCODE = 'GJ003';
     END IF;
-    IF coalesce(btrim(p_idempotency_key), '') = '' OR length(p_idempotency_key) > 200 THEN
-        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters'
-            USING ERRCODE = 'GJ003';
+    IF text_is_blank(p_idempotency_key) OR length(p_idempotency_key) > 200 THEN
+        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters, '
+            'not all blank' USING ERRCODE = 'GJ003';
     END IF;
     IF p_context IS NULL OR jsonb_typeof(p_context) <> 'object' THEN
         RAISE EXCEPTION 'the operation context must be a JSON object' USING ERRCODE = 'GJ003';
@@ -2964,8 +2964,8 @@ DECLARE
     v_resumed  integer;
 BEGIN
     PERFORM recovery_check_request(p_expected_generation, p_idempotency_key, p_actor_id, p_context);
-    IF coalesce(btrim(p_reason), '') = '' OR length(p_reason) > 500 THEN
-        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters'
+    IF text_is_blank(p_reason) OR length(p_reason) > 500 THEN
+        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters, not all blank'
             USING ERRCODE = 'GJ003';
     END IF;
     SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
@@ -3407,6 +3407,19 @@ BEGIN
                         v_action, NULL::text;
 END
 $$;
+
+
+--
+-- Name: text_is_blank(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.text_is_blank(p_text text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+    SELECT p_text IS NULL OR p_text ~
+        '^[[:space:]\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*$'
+$_$;
 
 
 --
@@ -6849,6 +6862,13 @@ REVOKE ALL ON FUNCTION public.recovery_resolve_effect(p_job_id uuid, p_effect_ke
 --
 
 REVOKE ALL ON FUNCTION public.recovery_retry(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION text_is_blank(p_text text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.text_is_blank(p_text text) FROM PUBLIC;
 
 
 --
