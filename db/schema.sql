@@ -344,10 +344,10 @@ CREATE TABLE public.effect_bindings (
 
 
 --
--- Name: effect_binding_begin(uuid, text, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_begin(uuid, text, text, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, binding public.effect_bindings)
+CREATE FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, binding public.effect_bindings)
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -366,7 +366,8 @@ BEGIN
         RETURN QUERY SELECT false, v_row;
         RETURN;
     END IF;
-    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    PERFORM effect_binding_claim_check(
+        p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     INSERT INTO effect_bindings AS b (job_id, effect_key, destination, detail)
     VALUES (p_job_id, p_effect_key, p_destination,
             jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended',
@@ -387,10 +388,10 @@ $$;
 
 
 --
--- Name: effect_binding_claim_check(uuid, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_claim_check(uuid, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS void
+CREATE FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -398,12 +399,13 @@ BEGIN
     -- KEY SHARE holds the claim for this short transaction, as effect_receipt_begin does.
     PERFORM 1
     FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
-    WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-      AND q.status = 'picked'
+    WHERE j.id = p_job_id AND q.id = p_queue_job_id AND q.queue_manager_id = p_manager
+      AND q.updated = p_claimed_at AND q.status = 'picked'
     FOR KEY SHARE OF q;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
-            p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key) USING ERRCODE = 'GJ409';
+        RAISE EXCEPTION 'job % is not claimed as queue job % by % at %; effect % cannot start',
+            p_job_id, p_queue_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+            USING ERRCODE = 'GJ409';
     END IF;
 END
 $$;
@@ -468,15 +470,16 @@ $$;
 
 
 --
--- Name: effect_binding_release(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_release(uuid, text, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
+CREATE FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    PERFORM effect_binding_claim_check(
+        p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     DELETE FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
       AND b.state = 'intended'
@@ -487,10 +490,10 @@ $$;
 
 
 --
--- Name: effect_binding_settle(uuid, text, text, text, jsonb, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_settle(uuid, text, text, text, jsonb, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS public.effect_bindings
+CREATE FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS public.effect_bindings
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -503,7 +506,8 @@ BEGIN
             'and a destination' USING ERRCODE = 'GJ003';
     END IF;
     IF p_state <> 'uncertain' THEN
-        PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+        PERFORM effect_binding_claim_check(
+            p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     END IF;
     SELECT * INTO v_row FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
@@ -540,10 +544,10 @@ $$;
 
 
 --
--- Name: effect_receipt_begin(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_receipt_begin(uuid, text, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, result jsonb)
+CREATE FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, result jsonb)
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -562,12 +566,12 @@ BEGIN
         -- LOCKED) skips the row and completion waits, while heartbeats still go through.
         PERFORM 1
         FROM public.jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
-        WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-          AND q.status = 'picked'
+        WHERE j.id = p_job_id AND q.id = p_queue_job_id AND q.queue_manager_id = p_manager
+          AND q.updated = p_claimed_at AND q.status = 'picked'
         FOR KEY SHARE OF q;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
-                p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+            RAISE EXCEPTION 'job % is not claimed as queue job % by % at %; effect % cannot start',
+                p_job_id, p_queue_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
                 USING ERRCODE = 'GJ409';
         END IF;
 
@@ -6357,17 +6361,17 @@ REVOKE ALL ON FUNCTION public.effect_action_check(p_job_id uuid, p_effect_key te
 
 
 --
--- Name: FUNCTION effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -6385,24 +6389,24 @@ REVOKE ALL ON FUNCTION public.effect_binding_intended_by(p_detail jsonb, p_manag
 
 
 --
--- Name: FUNCTION effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
-
-
---
--- Name: FUNCTION effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
