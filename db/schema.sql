@@ -344,10 +344,10 @@ CREATE TABLE public.effect_bindings (
 
 
 --
--- Name: effect_binding_begin(uuid, text, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_begin(uuid, text, text, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, binding public.effect_bindings)
+CREATE FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, binding public.effect_bindings)
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -366,7 +366,8 @@ BEGIN
         RETURN QUERY SELECT false, v_row;
         RETURN;
     END IF;
-    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    PERFORM effect_binding_claim_check(
+        p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     INSERT INTO effect_bindings AS b (job_id, effect_key, destination, detail)
     VALUES (p_job_id, p_effect_key, p_destination,
             jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended',
@@ -387,10 +388,10 @@ $$;
 
 
 --
--- Name: effect_binding_claim_check(uuid, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_claim_check(uuid, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS void
+CREATE FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS void
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -398,12 +399,13 @@ BEGIN
     -- KEY SHARE holds the claim for this short transaction, as effect_receipt_begin does.
     PERFORM 1
     FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
-    WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-      AND q.status = 'picked'
+    WHERE j.id = p_job_id AND q.id = p_queue_job_id AND q.queue_manager_id = p_manager
+      AND q.updated = p_claimed_at AND q.status = 'picked'
     FOR KEY SHARE OF q;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
-            p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key) USING ERRCODE = 'GJ409';
+        RAISE EXCEPTION 'job % is not claimed as queue job % by % at %; effect % cannot start',
+            p_job_id, p_queue_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+            USING ERRCODE = 'GJ409';
     END IF;
 END
 $$;
@@ -468,15 +470,16 @@ $$;
 
 
 --
--- Name: effect_binding_release(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_release(uuid, text, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
+CREATE FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    PERFORM effect_binding_claim_check(
+        p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     DELETE FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
       AND b.state = 'intended'
@@ -487,10 +490,10 @@ $$;
 
 
 --
--- Name: effect_binding_settle(uuid, text, text, text, jsonb, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_binding_settle(uuid, text, text, text, jsonb, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS public.effect_bindings
+CREATE FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS public.effect_bindings
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -503,7 +506,8 @@ BEGIN
             'and a destination' USING ERRCODE = 'GJ003';
     END IF;
     IF p_state <> 'uncertain' THEN
-        PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+        PERFORM effect_binding_claim_check(
+            p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     END IF;
     SELECT * INTO v_row FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
@@ -540,10 +544,10 @@ $$;
 
 
 --
--- Name: effect_receipt_begin(uuid, text, text, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: effect_receipt_begin(uuid, text, text, bigint, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, result jsonb)
+CREATE FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS TABLE(fresh boolean, result jsonb)
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
     AS $$
@@ -562,12 +566,12 @@ BEGIN
         -- LOCKED) skips the row and completion waits, while heartbeats still go through.
         PERFORM 1
         FROM public.jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
-        WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-          AND q.status = 'picked'
+        WHERE j.id = p_job_id AND q.id = p_queue_job_id AND q.queue_manager_id = p_manager
+          AND q.updated = p_claimed_at AND q.status = 'picked'
         FOR KEY SHARE OF q;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
-                p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+            RAISE EXCEPTION 'job % is not claimed as queue job % by % at %; effect % cannot start',
+                p_job_id, p_queue_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
                 USING ERRCODE = 'GJ409';
         END IF;
 
@@ -667,15 +671,16 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown event name %', quote_nullable(p_event_name) USING ERRCODE = 'GJ002';
     END IF;
-    IF p_event_key IS NULL OR p_event_key = '' THEN
+    IF text_is_blank(p_event_key) THEN
         RAISE EXCEPTION 'event_key is required for %', p_event_name USING ERRCODE = 'GJ003';
     END IF;
     IF length(p_event_key) > 200 OR length(p_entity_key) > 200 THEN
         RAISE EXCEPTION 'event_key and entity_key of % must be at most 200 characters', p_event_name
             USING ERRCODE = 'GJ003';
     END IF;
-    IF p_entity_key = '' THEN
-        RAISE EXCEPTION 'entity_key of % must be NULL or non-empty', p_event_name USING ERRCODE = 'GJ003';
+    IF p_entity_key IS NOT NULL AND text_is_blank(p_entity_key) THEN
+        RAISE EXCEPTION 'entity_key of % must be NULL or not blank', p_event_name
+            USING ERRCODE = 'GJ003';
     END IF;
     IF p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
         RAISE EXCEPTION 'trace for % must be a JSON object of header names to strings', p_event_name
@@ -850,13 +855,13 @@ BEGIN
                CASE
                    WHEN i.known IS NULL THEN
                        ARRAY['GJ002', format('unknown event name %s', quote_nullable(i.event_name))]
-                   WHEN i.event_key IS NULL OR i.event_key = '' THEN
+                   WHEN text_is_blank(i.event_key) THEN
                        ARRAY['GJ003', format('event_key is required for %s', i.event_name)]
                    WHEN length(i.event_key) > 200 OR length(i.entity_key) > 200 THEN
                        ARRAY['GJ003', format('event_key and entity_key of %s must be at most '
                                              '200 characters', i.event_name)]
-                   WHEN i.entity_key = '' THEN
-                       ARRAY['GJ003', format('entity_key of %s must be NULL or non-empty',
+                   WHEN i.entity_key IS NOT NULL AND text_is_blank(i.entity_key) THEN
+                       ARRAY['GJ003', format('entity_key of %s must be NULL or not blank',
                                              i.event_name)]
                    WHEN p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
                        ARRAY['GJ003', format('trace for %s must be a JSON object of header '
@@ -3036,9 +3041,9 @@ BEGIN
         RAISE EXCEPTION 'a recovery action needs the retry generation the operator saw'
             USING ERRCODE = 'GJ003';
     END IF;
-    IF coalesce(btrim(p_idempotency_key), '') = '' OR length(p_idempotency_key) > 200 THEN
-        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters'
-            USING ERRCODE = 'GJ003';
+    IF text_is_blank(p_idempotency_key) OR length(p_idempotency_key) > 200 THEN
+        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters, '
+            'not all blank' USING ERRCODE = 'GJ003';
     END IF;
     IF p_context IS NULL OR jsonb_typeof(p_context) <> 'object' THEN
         RAISE EXCEPTION 'the operation context must be a JSON object' USING ERRCODE = 'GJ003';
@@ -3078,8 +3083,8 @@ DECLARE
     v_resumed  integer;
 BEGIN
     PERFORM recovery_check_request(p_expected_generation, p_idempotency_key, p_actor_id, p_context);
-    IF coalesce(btrim(p_reason), '') = '' OR length(p_reason) > 500 THEN
-        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters'
+    IF text_is_blank(p_reason) OR length(p_reason) > 500 THEN
+        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters, not all blank'
             USING ERRCODE = 'GJ003';
     END IF;
     SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
@@ -3521,6 +3526,19 @@ BEGIN
                         v_action, NULL::text;
 END
 $$;
+
+
+--
+-- Name: text_is_blank(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.text_is_blank(p_text text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+    SELECT p_text IS NULL OR p_text ~
+        '^[[:space:]\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*$'
+$_$;
 
 
 --
@@ -6459,17 +6477,17 @@ REVOKE ALL ON FUNCTION public.effect_action_check(p_job_id uuid, p_effect_key te
 
 
 --
--- Name: FUNCTION effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_begin(p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_claim_check(p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -6487,24 +6505,24 @@ REVOKE ALL ON FUNCTION public.effect_binding_intended_by(p_detail jsonb, p_manag
 
 
 --
--- Name: FUNCTION effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
-
-
---
--- Name: FUNCTION effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_release(p_job_id uuid, p_effect_key text, p_destination text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.effect_binding_settle(p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.effect_receipt_begin(p_job_id uuid, p_effect_key text, p_fingerprint text, p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -6993,6 +7011,13 @@ REVOKE ALL ON FUNCTION public.recovery_resolve_effect(p_job_id uuid, p_effect_ke
 --
 
 REVOKE ALL ON FUNCTION public.recovery_retry(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION text_is_blank(p_text text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.text_is_blank(p_text text) FROM PUBLIC;
 
 
 --

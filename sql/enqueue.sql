@@ -45,15 +45,16 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown event name %', quote_nullable(p_event_name) USING ERRCODE = 'GJ002';
     END IF;
-    IF p_event_key IS NULL OR p_event_key = '' THEN
+    IF text_is_blank(p_event_key) THEN
         RAISE EXCEPTION 'event_key is required for %', p_event_name USING ERRCODE = 'GJ003';
     END IF;
     IF length(p_event_key) > 200 OR length(p_entity_key) > 200 THEN
         RAISE EXCEPTION 'event_key and entity_key of % must be at most 200 characters', p_event_name
             USING ERRCODE = 'GJ003';
     END IF;
-    IF p_entity_key = '' THEN
-        RAISE EXCEPTION 'entity_key of % must be NULL or non-empty', p_event_name USING ERRCODE = 'GJ003';
+    IF p_entity_key IS NOT NULL AND text_is_blank(p_entity_key) THEN
+        RAISE EXCEPTION 'entity_key of % must be NULL or not blank', p_event_name
+            USING ERRCODE = 'GJ003';
     END IF;
     IF p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
         RAISE EXCEPTION 'trace for % must be a JSON object of header names to strings', p_event_name

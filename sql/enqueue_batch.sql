@@ -80,13 +80,13 @@ BEGIN
                CASE
                    WHEN i.known IS NULL THEN
                        ARRAY['GJ002', format('unknown event name %s', quote_nullable(i.event_name))]
-                   WHEN i.event_key IS NULL OR i.event_key = '' THEN
+                   WHEN text_is_blank(i.event_key) THEN
                        ARRAY['GJ003', format('event_key is required for %s', i.event_name)]
                    WHEN length(i.event_key) > 200 OR length(i.entity_key) > 200 THEN
                        ARRAY['GJ003', format('event_key and entity_key of %s must be at most '
                                              '200 characters', i.event_name)]
-                   WHEN i.entity_key = '' THEN
-                       ARRAY['GJ003', format('entity_key of %s must be NULL or non-empty',
+                   WHEN i.entity_key IS NOT NULL AND text_is_blank(i.entity_key) THEN
+                       ARRAY['GJ003', format('entity_key of %s must be NULL or not blank',
                                              i.event_name)]
                    WHEN p_trace IS NOT NULL AND jsonb_typeof(p_trace) <> 'object' THEN
                        ARRAY['GJ003', format('trace for %s must be a JSON object of header '

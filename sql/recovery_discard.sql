@@ -24,8 +24,8 @@ DECLARE
     v_resumed  integer;
 BEGIN
     PERFORM recovery_check_request(p_expected_generation, p_idempotency_key, p_actor_id, p_context);
-    IF coalesce(btrim(p_reason), '') = '' OR length(p_reason) > 500 THEN
-        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters'
+    IF text_is_blank(p_reason) OR length(p_reason) > 500 THEN
+        RAISE EXCEPTION 'discarding a job needs a reason of 1 to 500 characters, not all blank'
             USING ERRCODE = 'GJ003';
     END IF;
     SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;

@@ -12,6 +12,8 @@
 -- declare it not sent: release it or settle it as failed. Any later execution must reconcile.
 -- Beginning, releasing and settling as skipped or failed start new decisions, so they need the
 -- job's active claim (GJ409). Completing and marking uncertain record evidence and need none.
+-- A claim is (queue job id, manager, claimed at) and must be on the binding's job: the claims of
+-- one batch share their manager and claim time, and one authorises no other job's effects.
 -- Errors: GJ003 bad arguments, GJ404 unknown job, GJ006 ids that contradict the recorded ones, or
 -- a transition from the recorded state that the rules above refuse, GJ409 not the active claim.
 
@@ -28,7 +30,8 @@ AS $$
 $$;
 
 CREATE OR REPLACE FUNCTION effect_binding_claim_check(
-    p_job_id uuid, p_effect_key text, p_manager uuid, p_claimed_at timestamptz
+    p_job_id uuid, p_effect_key text, p_queue_job_id bigint, p_manager uuid,
+    p_claimed_at timestamptz
 ) RETURNS void
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
@@ -37,19 +40,20 @@ BEGIN
     -- KEY SHARE holds the claim for this short transaction, as effect_receipt_begin does.
     PERFORM 1
     FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
-    WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-      AND q.status = 'picked'
+    WHERE j.id = p_job_id AND q.id = p_queue_job_id AND q.queue_manager_id = p_manager
+      AND q.updated = p_claimed_at AND q.status = 'picked'
     FOR KEY SHARE OF q;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
-            p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key) USING ERRCODE = 'GJ409';
+        RAISE EXCEPTION 'job % is not claimed as queue job % by % at %; effect % cannot start',
+            p_job_id, p_queue_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+            USING ERRCODE = 'GJ409';
     END IF;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION effect_binding_begin(
     p_job_id uuid, p_effect_key text, p_destination text, p_fingerprint text,
-    p_manager uuid, p_claimed_at timestamptz
+    p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamptz
 ) RETURNS TABLE (fresh boolean, binding effect_bindings)
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
@@ -69,7 +73,8 @@ BEGIN
         RETURN QUERY SELECT false, v_row;
         RETURN;
     END IF;
-    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    PERFORM effect_binding_claim_check(
+        p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     INSERT INTO effect_bindings AS b (job_id, effect_key, destination, detail)
     VALUES (p_job_id, p_effect_key, p_destination,
             jsonb_build_object('fingerprint', p_fingerprint, 'stage', 'intended',
@@ -133,7 +138,7 @@ $$;
 
 CREATE OR REPLACE FUNCTION effect_binding_settle(
     p_job_id uuid, p_effect_key text, p_destination text, p_state text, p_detail jsonb,
-    p_manager uuid, p_claimed_at timestamptz
+    p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamptz
 ) RETURNS effect_bindings
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
@@ -147,7 +152,8 @@ BEGIN
             'and a destination' USING ERRCODE = 'GJ003';
     END IF;
     IF p_state <> 'uncertain' THEN
-        PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+        PERFORM effect_binding_claim_check(
+            p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     END IF;
     SELECT * INTO v_row FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
@@ -183,13 +189,15 @@ END
 $$;
 
 CREATE OR REPLACE FUNCTION effect_binding_release(
-    p_job_id uuid, p_effect_key text, p_destination text, p_manager uuid, p_claimed_at timestamptz
+    p_job_id uuid, p_effect_key text, p_destination text,
+    p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamptz
 ) RETURNS boolean
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
 AS $$
 BEGIN
-    PERFORM effect_binding_claim_check(p_job_id, p_effect_key, p_manager, p_claimed_at);
+    PERFORM effect_binding_claim_check(
+        p_job_id, p_effect_key, p_queue_job_id, p_manager, p_claimed_at);
     DELETE FROM effect_bindings b
     WHERE b.job_id = p_job_id AND b.effect_key = p_effect_key AND b.destination = p_destination
       AND b.state = 'intended'

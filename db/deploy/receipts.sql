@@ -1,5 +1,6 @@
 -- Effect receipts, used inside the caller's business transaction:
---   SELECT * FROM effect_receipt_begin(job, effect_key, fingerprint, manager, claimed_at);
+--   SELECT * FROM effect_receipt_begin(job, effect_key, fingerprint, queue_job_id, manager,
+--                                      claimed_at);
 --   -- fresh: perform the mutation, then
 --   SELECT effect_receipt_complete(job, effect_key, result_jsonb);
 --   COMMIT;
@@ -8,9 +9,13 @@
 --   GJ003 the effect key or the request fingerprint is missing
 --   GJ006 the effect key was already used with a different request fingerprint
 --   GJ409 the caller does not hold the job's active claim, so it cannot start a new effect
+-- The claim is (queue job id, manager, claimed at) and must be on this job: a worker that claims
+-- a batch holds several claims with the same manager and claim time, told apart only by the
+-- queue job id, and one execution's claim authorises no other job's effects.
 
 CREATE OR REPLACE FUNCTION effect_receipt_begin(
-    p_job_id uuid, p_effect_key text, p_fingerprint text, p_manager uuid, p_claimed_at timestamptz
+    p_job_id uuid, p_effect_key text, p_fingerprint text,
+    p_queue_job_id bigint, p_manager uuid, p_claimed_at timestamptz
 ) RETURNS TABLE (fresh boolean, result jsonb)
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
@@ -30,12 +35,12 @@ BEGIN
         -- LOCKED) skips the row and completion waits, while heartbeats still go through.
         PERFORM 1
         FROM public.jobs j JOIN pgqueuer q ON q.id = j.queue_job_id
-        WHERE j.id = p_job_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-          AND q.status = 'picked'
+        WHERE j.id = p_job_id AND q.id = p_queue_job_id AND q.queue_manager_id = p_manager
+          AND q.updated = p_claimed_at AND q.status = 'picked'
         FOR KEY SHARE OF q;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'job % is not claimed by % at %; effect % cannot start',
-                p_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
+            RAISE EXCEPTION 'job % is not claimed as queue job % by % at %; effect % cannot start',
+                p_job_id, p_queue_job_id, p_manager, p_claimed_at, quote_literal(p_effect_key)
                 USING ERRCODE = 'GJ409';
         END IF;
 

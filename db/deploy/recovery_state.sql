@@ -65,9 +65,9 @@ BEGIN
         RAISE EXCEPTION 'a recovery action needs the retry generation the operator saw'
             USING ERRCODE = 'GJ003';
     END IF;
-    IF coalesce(btrim(p_idempotency_key), '') = '' OR length(p_idempotency_key) > 200 THEN
-        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters'
-            USING ERRCODE = 'GJ003';
+    IF text_is_blank(p_idempotency_key) OR length(p_idempotency_key) > 200 THEN
+        RAISE EXCEPTION 'a recovery action needs an idempotency key of 1 to 200 characters, '
+            'not all blank' USING ERRCODE = 'GJ003';
     END IF;
     IF p_context IS NULL OR jsonb_typeof(p_context) <> 'object' THEN
         RAISE EXCEPTION 'the operation context must be a JSON object' USING ERRCODE = 'GJ003';

@@ -8,14 +8,18 @@
 -- Run it under READ COMMITTED: there a concurrent enqueue of the same key waits and resolves.
 -- Under REPEATABLE READ or SERIALIZABLE the waiting caller's snapshot cannot see the other
 -- job, so PostgreSQL raises 40001 and the caller must retry its whole transaction.
+-- The eight-argument form takes the public id to give the job (p_job_id, NULL for a fresh one):
+-- a legacy public.jobs row with that id, the same event name and no event key is adopted;
+-- GJ001 when the id names any other job.
 CREATE OR REPLACE FUNCTION enqueue_job(
     p_event_name     text,
     p_payload        jsonb,
     p_event_key      text,
-    p_entity_key     text DEFAULT NULL,
-    p_depends_on     uuid DEFAULT NULL,
-    p_schema_version integer DEFAULT NULL,
-    p_trace          jsonb DEFAULT '{}',
+    p_entity_key     text,
+    p_depends_on     uuid,
+    p_schema_version integer,
+    p_trace          jsonb,
+    p_job_id         uuid,
     OUT job_id       uuid,
     OUT status       text,
     OUT error_code   text,
@@ -29,7 +33,9 @@ DECLARE
     v_type       queue_event_types;
     v_version    integer;
     v_hash       text;
-    v_job_id     uuid := gen_random_uuid();
+    v_job_id     uuid := coalesce(p_job_id, gen_random_uuid());
+    v_named      public.jobs;
+    v_adopt      boolean := false;
     v_queue_id   bigint := nextval('pgqueuer_id_seq');
     v_existing   public.jobs;
     v_trace      jsonb;
@@ -73,32 +79,57 @@ BEGIN
         PERFORM pg_advisory_xact_lock(hashtextextended('genji.entity:' || p_entity_key, 0));
     END IF;
 
-    -- A concurrent enqueue of the same key waits here for the other transaction and then
-    -- resolves to its job instead of failing.
-    INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
-                                  schema_version, entity_key, event_seq, depends_on)
-    VALUES (v_job_id, p_event_name, 'queued', v_queue_id, p_event_key, v_hash, v_version,
-            p_entity_key, nextval('job_event_seq'), p_depends_on)
-    ON CONFLICT (action, event_key) DO NOTHING;
+    -- A legacy identity row (no event key, never queued here) named by the caller is adopted,
+    -- so an imported job keeps the public id its status pollers already hold.
+    IF p_job_id IS NOT NULL THEN
+        SELECT * INTO v_named FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
+        IF FOUND AND (v_named.action, v_named.event_key) IS DISTINCT FROM (p_event_name, p_event_key) THEN
+            IF v_named.action <> p_event_name OR v_named.event_key IS NOT NULL
+               OR v_named.queue_job_id IS NOT NULL THEN
+                RAISE EXCEPTION 'job id % already names another job', p_job_id
+                    USING ERRCODE = 'GJ001',
+                          DETAIL = format('existing job %s of %s', v_named.id, v_named.action);
+            END IF;
+            v_adopt := NOT EXISTS (SELECT 1 FROM public.jobs k
+                                   WHERE k.action = p_event_name AND k.event_key = p_event_key);
+        END IF;
+    END IF;
 
-    IF NOT FOUND THEN
-        SELECT * INTO STRICT v_existing FROM public.jobs j
-        WHERE j.action = p_event_name AND j.event_key = p_event_key;
-        IF v_existing.payload_hash IS DISTINCT FROM v_hash THEN
-            RAISE EXCEPTION 'event key % of % was already used with a different payload',
-                quote_literal(p_event_key), p_event_name
-                USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+    IF v_adopt THEN
+        UPDATE public.jobs j
+        SET status = 'queued', queue_job_id = v_queue_id, event_key = p_event_key,
+            payload_hash = v_hash, schema_version = v_version, entity_key = p_entity_key,
+            event_seq = nextval('job_event_seq'), depends_on = p_depends_on,
+            error_code = NULL, error_msg = NULL, started_at = NULL, finished_at = NULL
+        WHERE j.id = p_job_id;
+    ELSE
+        -- A concurrent enqueue of the same key waits here for the other transaction and then
+        -- resolves to its job instead of failing.
+        INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
+                                      schema_version, entity_key, event_seq, depends_on)
+        VALUES (v_job_id, p_event_name, 'queued', v_queue_id, p_event_key, v_hash, v_version,
+                p_entity_key, nextval('job_event_seq'), p_depends_on)
+        ON CONFLICT (action, event_key) DO NOTHING;
+
+        IF NOT FOUND THEN
+            SELECT * INTO STRICT v_existing FROM public.jobs j
+            WHERE j.action = p_event_name AND j.event_key = p_event_key;
+            IF v_existing.payload_hash IS DISTINCT FROM v_hash THEN
+                RAISE EXCEPTION 'event key % of % was already used with a different payload',
+                    quote_literal(p_event_key), p_event_name
+                    USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+            END IF;
+            IF v_existing.entity_key IS DISTINCT FROM p_entity_key
+               OR v_existing.depends_on IS DISTINCT FROM p_depends_on THEN
+                RAISE EXCEPTION 'event key % of % was already used with a different entity key or parent',
+                    quote_literal(p_event_key), p_event_name
+                    USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
+            END IF;
+            SELECT s.job_id, s.status, s.error_code, s.error_msg, false
+            INTO job_id, status, error_code, error_msg, created
+            FROM job_public_status(v_existing.id) s;
+            RETURN;
         END IF;
-        IF v_existing.entity_key IS DISTINCT FROM p_entity_key
-           OR v_existing.depends_on IS DISTINCT FROM p_depends_on THEN
-            RAISE EXCEPTION 'event key % of % was already used with a different entity key or parent',
-                quote_literal(p_event_key), p_event_name
-                USING ERRCODE = 'GJ001', DETAIL = format('existing job %s', v_existing.id);
-        END IF;
-        SELECT s.job_id, s.status, s.error_code, s.error_msg, false
-        INTO job_id, status, error_code, error_msg, created
-        FROM job_public_status(v_existing.id) s;
-        RETURN;
     END IF;
 
     -- Only allow-listed tracing keys are ever stored (the SDK's list, sql/payload_contracts.sql).
@@ -129,4 +160,24 @@ BEGIN
 END
 $$;
 
-DROP FUNCTION enqueue_job(text, jsonb, text, text, uuid, integer, jsonb, uuid);
+-- The producers' form: a fresh public id for a new job.
+CREATE OR REPLACE FUNCTION enqueue_job(
+    p_event_name     text,
+    p_payload        jsonb,
+    p_event_key      text,
+    p_entity_key     text DEFAULT NULL,
+    p_depends_on     uuid DEFAULT NULL,
+    p_schema_version integer DEFAULT NULL,
+    p_trace          jsonb DEFAULT '{}',
+    OUT job_id       uuid,
+    OUT status       text,
+    OUT error_code   text,
+    OUT error_msg    text,
+    OUT created      boolean
+)
+LANGUAGE sql
+SET search_path = public, pg_temp
+AS $$
+    SELECT * FROM enqueue_job(p_event_name, p_payload, p_event_key, p_entity_key, p_depends_on,
+                              p_schema_version, p_trace, NULL::uuid)
+$$;

@@ -1,4 +1,3 @@
-DROP TRIGGER effect_receipts_completed_at_commit ON effect_receipts;
-DROP FUNCTION effect_receipt_require_completion();
-DROP FUNCTION effect_receipt_complete(uuid, text, jsonb);
-DROP FUNCTION effect_receipt_begin(uuid, text, text, uuid, timestamptz);
+-- The previous effect_receipt_begin, whose claim named no queue job, comes back with the revert
+-- of effect_claim_signatures; the other functions of sql/receipts.sql did not change.
+DROP FUNCTION effect_receipt_begin(uuid, text, text, bigint, uuid, timestamptz);

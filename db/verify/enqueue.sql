@@ -2,3 +2,5 @@ SELECT 'enqueue_job(text, jsonb, text, text, uuid, integer, jsonb)'::regprocedur
 SELECT 'enqueue_job(text, jsonb, text, text, uuid, integer, jsonb, uuid)'::regprocedure;
 SELECT 1 / (NOT has_function_privilege('genjishimada_queue_worker',
     'enqueue_job(text, jsonb, text, text, uuid, integer, jsonb, uuid)', 'EXECUTE'))::int;
+SELECT 1 / count(*) FROM pg_proc
+WHERE proname = 'enqueue_job' AND prosrc LIKE '%text_is_blank(p_event_key)%';

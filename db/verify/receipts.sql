@@ -1,4 +1,4 @@
-SELECT 'effect_receipt_begin(uuid, text, text, uuid, timestamptz)'::regprocedure;
+SELECT 'effect_receipt_begin(uuid, text, text, bigint, uuid, timestamptz)'::regprocedure;
 SELECT 'effect_receipt_complete(uuid, text, jsonb)'::regprocedure;
 SELECT 'effect_receipt_require_completion()'::regprocedure;
 SELECT 1 / count(*) FROM pg_trigger

@@ -44,6 +44,7 @@ INTERNAL = {
     "recovery_job_state": "the job state the recovery functions and the guards read",
     "recovery_has_uncertain_send": "the retry's check for an unresolved send",
     "recovery_check_request": "argument checks of the recovery functions",
+    "text_is_blank": "the one definition of blank text the argument checks share",
     "recovery_recorded_action": "the idempotency key lookup of the recovery functions",
     "recovery_context": "the audited operation context",
     "recovery_guard_held_row": "trigger: held rows move only through recovery",

@@ -21,7 +21,8 @@ _COLUMNS = (
 )
 _BEGIN = sql_call(
     "effect_binding_begin",
-    f"SELECT fresh, {_COLUMNS} FROM effect_binding_begin($1, $2, $3, $4, $5, $6) AS r(fresh, b)",
+    f"SELECT fresh, {_COLUMNS} "
+    "FROM effect_binding_begin($1, $2, $3, $4, $5, $6, $7) AS r(fresh, b)",
 )
 _COMPLETE = sql_call(
     "effect_binding_complete",
@@ -29,11 +30,11 @@ _COMPLETE = sql_call(
 )
 _SETTLE = sql_call(
     "effect_binding_settle",
-    f"SELECT {_COLUMNS} FROM effect_binding_settle($1, $2, $3, $4, $5::jsonb, $6, $7) AS b",
+    f"SELECT {_COLUMNS} FROM effect_binding_settle($1, $2, $3, $4, $5::jsonb, $6, $7, $8) AS b",
 )
 _RELEASE = sql_call(
     "effect_binding_release",
-    "SELECT effect_binding_release($1, $2, $3, $4, $5) AS released",
+    "SELECT effect_binding_release($1, $2, $3, $4, $5, $6) AS released",
 )
 
 
@@ -80,6 +81,7 @@ async def effect_binding_begin(
         effect_key,
         destination,
         fingerprint,
+        claim.queue_job_id,
         claim.queue_manager_id,
         claim.claimed_at,
     )
@@ -118,6 +120,7 @@ async def effect_binding_settle(
         destination,
         state,
         json.dumps(detail or {}),
+        claim.queue_job_id,
         claim.queue_manager_id,
         claim.claimed_at,
     )
@@ -129,7 +132,13 @@ async def effect_binding_release(
 ) -> bool:
     """Forget an intent whose send surely did not happen; True when one was forgotten."""
     row = await _RELEASE.row(
-        session, job_id, effect_key, destination, claim.queue_manager_id, claim.claimed_at
+        session,
+        job_id,
+        effect_key,
+        destination,
+        claim.queue_job_id,
+        claim.queue_manager_id,
+        claim.claimed_at,
     )
     released: bool = row["released"]
     return released

@@ -23,7 +23,7 @@ from genji_queue.calls import Session, sql_call
 _BEGIN = sql_call(
     "effect_receipt_begin",
     # As text, so the result decodes the same whatever JSON codec the session installed.
-    "SELECT fresh, result::text AS result FROM effect_receipt_begin($1, $2, $3, $4, $5)",
+    "SELECT fresh, result::text AS result FROM effect_receipt_begin($1, $2, $3, $4, $5, $6)",
 )
 _COMPLETE = sql_call(
     "effect_receipt_complete", "SELECT effect_receipt_complete($1, $2, $3::jsonb) AS done"
@@ -42,7 +42,13 @@ async def effect_receipt_begin(
     session: Session, claim: ClaimToken, job_id: UUID, effect_key: str, fingerprint: str
 ) -> Receipt:
     row = await _BEGIN.row(
-        session, job_id, effect_key, fingerprint, claim.queue_manager_id, claim.claimed_at
+        session,
+        job_id,
+        effect_key,
+        fingerprint,
+        claim.queue_job_id,
+        claim.queue_manager_id,
+        claim.claimed_at,
     )
     result = json.loads(row["result"]) if row["result"] is not None else None
     return Receipt(fresh=row["fresh"], result=result)

@@ -1,0 +1,1 @@
+DROP FUNCTION enqueue_jobs(text[], jsonb[], text[], text[], uuid[], integer[], jsonb);

@@ -1,0 +1,1 @@
+DROP FUNCTION recovery_discard(uuid, integer, text, bigint, text, jsonb);

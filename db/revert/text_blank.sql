@@ -1,0 +1,1 @@
+DROP FUNCTION text_is_blank(text);

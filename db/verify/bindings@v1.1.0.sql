@@ -1,0 +1,6 @@
+SELECT 'effect_binding_intended_by(jsonb, uuid, timestamptz)'::regprocedure;
+SELECT 'effect_binding_claim_check(uuid, text, uuid, timestamptz)'::regprocedure;
+SELECT 'effect_binding_begin(uuid, text, text, text, uuid, timestamptz)'::regprocedure;
+SELECT 'effect_binding_complete(uuid, text, text, bigint, bigint, bigint)'::regprocedure;
+SELECT 'effect_binding_settle(uuid, text, text, text, jsonb, uuid, timestamptz)'::regprocedure;
+SELECT 'effect_binding_release(uuid, text, text, uuid, timestamptz)'::regprocedure;

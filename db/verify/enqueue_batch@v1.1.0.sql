@@ -1,0 +1,1 @@
+SELECT 'enqueue_jobs(text[], jsonb[], text[], text[], uuid[], integer[], jsonb)'::regprocedure;

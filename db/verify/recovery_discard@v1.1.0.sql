@@ -1,0 +1,1 @@
+SELECT 'recovery_discard(uuid, integer, text, bigint, text, jsonb)'::regprocedure;
