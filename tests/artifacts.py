@@ -14,11 +14,13 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from parallel import is_worker, worker_id
 
 RESULTS = Path(__file__).resolve().parents[1] / "test-results"
 LOGS = RESULTS / "logs"
-SESSION = "session"
-"""The log directory of what outlives one test (the session's server)."""
+SESSION = f"session-{worker_id()}" if worker_id() else "session"
+"""The log directory of what outlives one test (the session's server): one per xdist worker,
+each of which has its own server."""
 QUEUE_TABLES = RESULTS / "queue-tables"
 
 # A log larger than this keeps only its end (where a failure usually shows).
@@ -67,8 +69,12 @@ def keep_logs_under(directory: Path) -> None:
         keep_log(source, str(source.relative_to(directory)))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    # Leftovers from an earlier run would be uploaded and scanned as this run's.
+    # Leftovers from an earlier run would be uploaded and scanned as this run's. Under xdist
+    # the controller clears them before its workers start (they would clear each other's).
+    if is_worker(session.config):
+        return
     for directory in (LOGS, QUEUE_TABLES):
         shutil.rmtree(directory, ignore_errors=True)
 
