@@ -8,6 +8,7 @@ stopped by then); fixtures that own a cluster copy its server log before destroy
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 from collections.abc import Generator
@@ -16,7 +17,10 @@ from pathlib import Path
 import pytest
 from parallel import is_worker, worker_id
 
-RESULTS = Path(__file__).resolve().parents[1] / "test-results"
+# GENJI_TEST_RESULTS moves them, for the tests that run pytest on a sample suite.
+RESULTS = Path(
+    os.environ.get("GENJI_TEST_RESULTS") or Path(__file__).resolve().parents[1] / "test-results"
+)
 LOGS = RESULTS / "logs"
 SESSION = f"session-{worker_id()}" if worker_id() else "session"
 """The log directory of what outlives one test (the session's server): one per xdist worker,
@@ -77,6 +81,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     for directory in (LOGS, QUEUE_TABLES):
         shutil.rmtree(directory, ignore_errors=True)
+    (RESULTS / "credential-scan.json").unlink(missing_ok=True)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -3,22 +3,26 @@
 Without xdist, `test_session_artifacts_hold_no_credentials` runs after every other test and
 sees everything. Under xdist it runs on one worker while the others may still be writing, so
 the controller scans again when they are all done, with the secrets every worker registered
-(secrets_seen's shared directory), and fails the run on a hit.
+(secrets_seen's shared directory), and fails the run on a hit. Its verdict goes to
+test-results/credential-scan.json (hits as redacted excerpts), which CI reads with the scan
+test's result before it uploads the logs.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
 
 import pytest
-from artifacts import LOGS, QUEUE_TABLES
+from artifacts import LOGS, QUEUE_TABLES, RESULTS
 from credential_scan import Hit, scan_tree
 from parallel import is_controller
 from secrets_seen import SHARED_ENV, seen
 
 SHOWN_HITS = 50
+VERDICT = RESULTS / "credential-scan.json"
 
 
 class FinalScan:
@@ -45,8 +49,12 @@ class FinalScan:
             known = seen()
             files, self.hits = scan_tree([LOGS, QUEUE_TABLES], known)
             self.files, self.known = len(files), len(known)
-            if (self.hits or not known) and session.exitstatus == 0:
+            clean = bool(known) and not self.hits
+            if not clean and session.exitstatus == 0:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            RESULTS.mkdir(parents=True, exist_ok=True)
+            verdict = {"clean": clean, "files": self.files, "hits": [str(h) for h in self.hits]}
+            VERDICT.write_text(json.dumps(verdict, indent=1) + "\n")
         finally:
             shutil.rmtree(os.environ.pop(SHARED_ENV), ignore_errors=True)
 
