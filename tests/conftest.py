@@ -19,6 +19,7 @@ import asyncpg
 import psycopg
 import pytest
 from acceptance import pytest_addoption  # noqa: F401  (the acceptance gate)
+from alone import Alone
 from artifacts import (  # noqa: F401  (per-test logs for CI)
     SESSION,
     keep_log,
@@ -55,6 +56,7 @@ from testdb import (
 def pytest_configure(config: pytest.Config) -> None:
     acceptance.pytest_configure(config)
     config.pluginmanager.register(FinalScan(), "final-credential-scan")
+    config.pluginmanager.register(Alone(), "alone")
 
 
 @pytest.fixture(scope="session")
