@@ -3,21 +3,27 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 # uv must never try to download an interpreter: only the package registries are reachable.
 export UV_PYTHON_DOWNLOADS := "never"
 
+# pytest-xdist workers for the suite recipes: most tests wait on processes and PostgreSQL, so
+# three keep two cores busy. TEST_WORKERS=N overrides (0 runs everything in one process).
+# loadgroup keeps tests marked with the same xdist_group on one worker.
+workers := env_var_or_default("TEST_WORKERS", "3")
+parallel := "-n " + workers + " --dist loadgroup"
+
 # Install everything, start PostgreSQL (or use DATABASE_URL), migrate, run the stack until Ctrl-C.
 up: deps
     uv run --frozen python -m genji_api.local_stack
 
 # Install everything and run every test, lint and type check.
 test: deps check-lock lint
-    uv run --frozen pytest --acceptance-gate=full --junitxml=test-results/junit.xml
+    uv run --frozen pytest {{parallel}} --acceptance-gate=full --junitxml=test-results/junit.xml
 
 # All queue acceptance groups, fault injection included.
 test-queue: deps
-    uv run --frozen pytest -m "queue or queue_fault" --acceptance-gate=full
+    uv run --frozen pytest {{parallel}} -m "queue or queue_fault" --acceptance-gate=full
 
 # Queue acceptance without process or cluster fault injection.
 test-queue-fast: deps
-    uv run --frozen pytest -m "queue and not queue_fault" --acceptance-gate=fast
+    uv run --frozen pytest {{parallel}} -m "queue and not queue_fault" --acceptance-gate=fast
 
 # Schemathesis over every operation of the served OpenAPI document, verbosely, with its summary.
 fuzz-api: deps

@@ -32,7 +32,20 @@ def acceptance_ids(nodeid: str) -> list[str]:
     return sorted({f"Q{m}" for m in _ID.findall(nodeid)})
 
 
+class JunitIds:
+    """Where the tests are collected (an xdist worker, or the one process without xdist)."""
+
+    def pytest_itemcollected(self, item: pytest.Item) -> None:
+        # pytest's junitxml writes these as the test case's <properties>; under xdist they
+        # travel to the controller's junitxml with each report.
+        for acceptance_id in acceptance_ids(item.nodeid):
+            item.user_properties.append((JUNIT_PROPERTY, acceptance_id))
+
+
 class AcceptanceGate:
+    """Where every report arrives: the xdist controller, or the one process without xdist.
+    Workers see only their share of the tests, so they hold no gate."""
+
     def __init__(self, mode: str, report_dir: Path) -> None:
         self.mode = mode
         self.report_dir = report_dir
@@ -42,11 +55,6 @@ class AcceptanceGate:
 
     def required(self) -> frozenset[str]:
         return REQUIRED - FAULT_ONLY if self.mode == "fast" else REQUIRED
-
-    def pytest_itemcollected(self, item: pytest.Item) -> None:
-        # pytest's junitxml writes these as the test case's <properties>.
-        for acceptance_id in acceptance_ids(item.nodeid):
-            item.user_properties.append((JUNIT_PROPERTY, acceptance_id))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         ids = acceptance_ids(report.nodeid)
@@ -144,5 +152,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     mode = config.getoption("--acceptance-gate")
     if mode != "off":
-        report_dir = config.rootpath / "test-results"
-        config.pluginmanager.register(AcceptanceGate(mode, report_dir), "acceptance-gate")
+        config.pluginmanager.register(JunitIds(), "acceptance-junit-ids")
+        # An xdist worker (it has workerinput) reports to the controller, which holds the gate.
+        if not hasattr(config, "workerinput"):
+            report_dir = config.rootpath / "test-results"
+            config.pluginmanager.register(AcceptanceGate(mode, report_dir), "acceptance-gate")

@@ -8,17 +8,23 @@ stopped by then); fixtures that own a cluster copy its server log before destroy
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from parallel import is_worker, worker_id
 
-RESULTS = Path(__file__).resolve().parents[1] / "test-results"
+# GENJI_TEST_RESULTS moves them, for the tests that run pytest on a sample suite.
+RESULTS = Path(
+    os.environ.get("GENJI_TEST_RESULTS") or Path(__file__).resolve().parents[1] / "test-results"
+)
 LOGS = RESULTS / "logs"
-SESSION = "session"
-"""The log directory of what outlives one test (the session's server)."""
+SESSION = f"session-{worker_id()}" if worker_id() else "session"
+"""The log directory of what outlives one test (the session's server): one per xdist worker,
+each of which has its own server."""
 QUEUE_TABLES = RESULTS / "queue-tables"
 
 # A log larger than this keeps only its end (where a failure usually shows).
@@ -67,10 +73,15 @@ def keep_logs_under(directory: Path) -> None:
         keep_log(source, str(source.relative_to(directory)))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    # Leftovers from an earlier run would be uploaded and scanned as this run's.
+    # Leftovers from an earlier run would be uploaded and scanned as this run's. Under xdist
+    # the controller clears them before its workers start (they would clear each other's).
+    if is_worker(session.config):
+        return
     for directory in (LOGS, QUEUE_TABLES):
         shutil.rmtree(directory, ignore_errors=True)
+    (RESULTS / "credential-scan.json").unlink(missing_ok=True)
 
 
 @pytest.hookimpl(tryfirst=True)

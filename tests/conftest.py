@@ -14,10 +14,12 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+import acceptance
 import asyncpg
 import psycopg
 import pytest
-from acceptance import pytest_addoption, pytest_configure  # noqa: F401  (the acceptance gate)
+from acceptance import pytest_addoption  # noqa: F401  (the acceptance gate)
+from alone import Alone
 from artifacts import (  # noqa: F401  (per-test logs for CI)
     SESSION,
     keep_log,
@@ -27,12 +29,18 @@ from artifacts import (  # noqa: F401  (per-test logs for CI)
     pytest_sessionstart,
 )
 from clones import CloneSupply, drop_database, server_database
+from final_scan import FinalScan
 from genji_api.migrate import apply_plan
 from genji_devstack import roles
 from genji_devstack.cluster import PgCluster
 from psycopg import sql
 from pytest_postgresql import factories
-from queue_tables import capture, pytest_terminal_summary  # noqa: F401  (its cost)
+from queue_tables import (  # noqa: F401  (its cost, added up over xdist workers)
+    capture,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+    pytest_testnodedown,
+)
 from secrets_seen import register
 from testdb import (
     OWNER_PASSWORD,
@@ -43,6 +51,12 @@ from testdb import (
     Server,
     make_dsn,
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    acceptance.pytest_configure(config)
+    config.pluginmanager.register(FinalScan(), "final-credential-scan")
+    config.pluginmanager.register(Alone(), "alone")
 
 
 @pytest.fixture(scope="session")

@@ -57,6 +57,21 @@ def capture(admin_dsn: str, dbname: str) -> None:
         _Cost.seconds += time.perf_counter() - started
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist's controller: add up what each worker spent."""
+    cost = getattr(node, "workeroutput", {}).get("queue_table_captures")
+    if cost:
+        _Cost.captures += cost[0]
+        _Cost.seconds += cost[1]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["queue_table_captures"] = (_Cost.captures, _Cost.seconds)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _Cost.captures:
         terminalreporter.write_line(

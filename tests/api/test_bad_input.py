@@ -36,7 +36,12 @@ from secrets_seen import issue_token
 from shared_app import lent_app
 from testdb import Database, Server
 
-pytestmark = [pytest.mark.queue, pytest.mark.asyncio(loop_scope="module")]
+# Under xdist the module's tests stay on one worker, which builds its module fixtures once.
+pytestmark = [
+    pytest.mark.queue,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.xdist_group("api-bad-input"),
+]
 
 DOCUMENT = served_document()
 OPERATIONS = json_body_operations(DOCUMENT)

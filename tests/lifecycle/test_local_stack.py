@@ -14,11 +14,15 @@ from pathlib import Path
 from uuid import uuid4
 
 import httpx
+import pytest
 from genji_api.local_stack import BOT_USER_ID
 from genji_bot.settings import BotSettings, Channels
 from genji_devstack.discord_standin.control import StandInControl
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
 from harness import eventually
+
+# Two whole stacks with a deadline to come up: next to other xdist workers they miss it.
+pytestmark = pytest.mark.alone
 
 PIDS = {
     "stack": re.compile(r"^stack pid (\d+):", re.MULTILINE),

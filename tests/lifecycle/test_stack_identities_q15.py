@@ -17,7 +17,8 @@ from genji_api.auth import scopes
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
 from harness import FAST_SETTINGS, Stack, eventually
 
-pytestmark = pytest.mark.queue
+# A whole `just up` stack with a deadline to come up, like test_local_stack.py.
+pytestmark = [pytest.mark.queue, pytest.mark.alone]
 
 DURABLE = "fsync=on synchronous_commit=on full_page_writes=on"
 READY = re.compile(r"^database ready: PGPASSFILE=(\S+) psql (\S+)$", re.MULTILINE)

@@ -11,7 +11,8 @@ import pytest
 from deploy_files import DEPLOY, ENVIRONMENTS, Config, provided, resolved_models, run_configs
 from genji_bot.settings import required_ids
 
-pytestmark = pytest.mark.queue
+# Under xdist the module's tests stay on one worker, which builds its module fixtures once.
+pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("operations-compose-files")]
 
 WORKER_HEALTH = {
     "api": "python -m genji_worker.health --owner api",

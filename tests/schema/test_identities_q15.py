@@ -12,7 +12,8 @@ from genji_devstack.cluster import PgCluster
 from secrets_seen import register
 from testdb import OWNER_ROLE, WORKER_ROLE, Connect, Database, Server, make_dsn
 
-pytestmark = pytest.mark.queue
+# Under xdist the module's tests stay on one worker, which builds its module fixtures once.
+pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("schema-identities")]
 
 
 async def test_q15_no_function_in_public_is_owned_by_a_superuser(connect: Connect) -> None:

@@ -16,7 +16,8 @@ import pytest
 from genji_devstack.soak.faults import CLASSES
 from genji_sdk import REGISTRY
 
-pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
+# The whole stack under every fault class with the soak's own deadlines: it runs alone.
+pytestmark = [pytest.mark.queue, pytest.mark.queue_fault, pytest.mark.alone]
 
 # Only a guard against a hung run; how long the soak takes is printed, not asserted.
 HANG_SECONDS = 300

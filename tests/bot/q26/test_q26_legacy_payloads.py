@@ -20,7 +20,8 @@ from genji_sdk import REGISTRY, MalformedPayloadError
 from q26_flow import Flow
 from q26_legacy import FIXTURES, Legacy, LegacyFixture
 
-pytestmark = pytest.mark.queue
+# Under xdist the module's tests stay on one worker, which builds its module fixtures once.
+pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("bot-legacy-payloads")]
 
 ACCEPTED = [fixture for fixture in FIXTURES if fixture.refused_for is None]
 REFUSED = [fixture for fixture in FIXTURES if fixture.refused_for is not None]

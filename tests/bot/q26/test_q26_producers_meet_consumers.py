@@ -16,7 +16,8 @@ import q26_tournaments
 from genji_sdk import REGISTRY
 from q26_flow import Flow, Q26Case
 
-pytestmark = pytest.mark.queue
+# Under xdist the module's tests stay on one worker, which builds its module fixtures once.
+pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("bot-producers-meet-consumers")]
 
 CASES: list[Q26Case] = [
     *q26_completions.CASES,
