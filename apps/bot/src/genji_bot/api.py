@@ -11,11 +11,12 @@ Failures become the worker's failure classes: an unreachable or overloaded API
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx
 import msgspec
 from genji_sdk import JobContext
+from genji_sdk.api_errors import ERROR_CODES, ErrorCode, code_for_status
 from genji_sdk.effect_headers import effect_headers
 from genji_sdk.failures import (
     ConfigurationFailure,
@@ -28,15 +29,15 @@ from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints
 
 T = TypeVar("T")
 
-LOST_CLAIM = "The job's claim is no longer active."
 _UNAVAILABLE = frozenset({502, 503, 504})
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: ErrorCode | None = None) -> None:
         super().__init__(f"API answered {status}: {message}")
         self.status = status
         self.message = message
+        self.code: ErrorCode = code or code_for_status(status)
 
 
 class ApiNotFound(ApiError):
@@ -47,25 +48,33 @@ class ApiConflict(ApiError):
     """409: the domain refused the change as it stands (not a lost claim)."""
 
 
-def _message(response: httpx.Response) -> str:
+def _refusal(response: httpx.Response) -> tuple[str, ErrorCode]:
+    """The error body's sentence (for people) and its code (for decisions); a body without a
+    known code gets the status's generic one."""
+    code = code_for_status(response.status_code)
     try:
         body = response.json()
     except ValueError:
-        return response.text[:200]
-    if isinstance(body, dict) and isinstance(body.get("error"), str):
-        error: str = body["error"]
-        if body.get("extra"):
-            error += f" ({str(body['extra'])[:300]})"
-        return error
-    return str(body)[:200]
+        return response.text[:200], code
+    if not isinstance(body, dict):
+        return str(body)[:200], code
+    given = body.get("code")
+    if isinstance(given, str) and given in ERROR_CODES:
+        code = cast(ErrorCode, given)
+    if not isinstance(body.get("error"), str):
+        return str(body)[:200], code
+    error: str = body["error"]
+    if body.get("extra"):
+        error += f" ({str(body['extra'])[:300]})"
+    return error, code
 
 
 def _raise_for(response: httpx.Response) -> None:
     status = response.status_code
     if status < 400:
         return
-    message = _message(response)
-    if status == 409 and message == LOST_CLAIM:
+    message, code = _refusal(response)
+    if code == "claim_lost":
         raise OwnershipLost(message)
     if status in (401, 403):
         raise ConfigurationFailure(f"the API refused the bot's key ({status}: {message})")
@@ -75,10 +84,10 @@ def _raise_for(response: httpx.Response) -> None:
     if status in _UNAVAILABLE:
         raise DependencyUnavailable("api", f"{status}", None)
     if status == 404:
-        raise ApiNotFound(status, message)
+        raise ApiNotFound(status, message, code)
     if status == 409:
-        raise ApiConflict(status, message)
-    raise ApiError(status, message)
+        raise ApiConflict(status, message, code)
+    raise ApiError(status, message, code)
 
 
 class ApiClient:
