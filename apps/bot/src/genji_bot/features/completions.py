@@ -20,11 +20,11 @@ from genji_sdk.payloads import (
     VerificationChangedEvent,
     VerificationMessageDeleteEvent,
 )
+from genji_sdk.sends import Mirror
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, Forward, NotFound, Outgoing
-from genji_bot.effects.sends import Mirror
 from genji_bot.features.completions_cards import (
     CompletionView,
     autoverification_notice,
@@ -100,7 +100,7 @@ async def _delete(job: JobRun, effect: str, channel_id: int, message_id: int) ->
     await job.step(effect, "after")
 
 
-@queue_consumer("api.completion.submission")
+@queue_consumer(CompletionCreatedEvent)
 async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> None:
     """Post the review card once; a run no longer pending gets none."""
     view = await _view(job, payload.completion_id)
@@ -233,7 +233,7 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
         await job.step("roles:skill", "after")
 
 
-@queue_consumer("api.completion.verification")
+@queue_consumer(VerificationChangedEvent)
 async def verification_changed(payload: VerificationChangedEvent, job: JobRun) -> None:
     """Announce a verdict, unless the completion has had a newer one since."""
     view = await _view(job, payload.completion_id)
@@ -270,7 +270,7 @@ async def verification_changed(payload: VerificationChangedEvent, job: JobRun) -
     await _sync_skill_roles(job, view.user_id, view.name)
 
 
-@queue_consumer("api.completion.upvote")
+@queue_consumer(UpvoteUpdateEvent)
 async def upvote_milestone(payload: UpvoteUpdateEvent, job: JobRun) -> None:
     """Show the post's current count, and forward it once for this milestone."""
     post = await job.api.get(f"/completions/upvoting/{payload.message_id}", _PostUpvotes)
@@ -290,7 +290,7 @@ async def upvote_milestone(payload: UpvoteUpdateEvent, job: JobRun) -> None:
     )
 
 
-@queue_consumer("api.completion.verification.delete")
+@queue_consumer(VerificationMessageDeleteEvent)
 async def verification_message_deleted(
     payload: VerificationMessageDeleteEvent, job: JobRun
 ) -> None:
@@ -303,7 +303,7 @@ async def verification_message_deleted(
     )
 
 
-@queue_consumer("api.completion.autoverification.failed")
+@queue_consumer(FailedAutoverifyEvent)
 async def autoverification_failed(payload: FailedAutoverifyEvent, job: JobRun) -> None:
     """One staff notice per OCR decision (this job) in the job alerts channel."""
     await job.send(

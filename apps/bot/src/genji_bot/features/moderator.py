@@ -10,18 +10,18 @@ from __future__ import annotations
 import logging
 
 from genji_sdk.payloads import MapEditCreatedEvent, MapEditResolvedEvent
+from genji_sdk.sends import Mirror, MirrorKind
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel
-from genji_bot.effects.sends import Mirror
 from genji_bot.features.moderator_cards import MapEdit, verification_card
 
 log = logging.getLogger("genji.bot.moderator")
 
 CARD = "verification-card"
 CARD_DELETE = "verification-card-delete"
-MESSAGE_MIRROR = "map_edit.verification_message"
+MESSAGE_MIRROR: MirrorKind = "map_edit.verification_message"
 
 
 async def _edit(job: JobRun, edit_request_id: int) -> MapEdit:
@@ -29,7 +29,7 @@ async def _edit(job: JobRun, edit_request_id: int) -> MapEdit:
     return edit
 
 
-@queue_consumer("api.map_edit.created")
+@queue_consumer(MapEditCreatedEvent)
 async def map_edit_created(payload: MapEditCreatedEvent, job: JobRun) -> None:
     edit = await _edit(job, payload.edit_request_id)
     if edit.accepted is not None:
@@ -50,7 +50,7 @@ async def map_edit_created(payload: MapEditCreatedEvent, job: JobRun) -> None:
         )
 
 
-@queue_consumer("api.map_edit.resolved")
+@queue_consumer(MapEditResolvedEvent)
 async def map_edit_resolved(payload: MapEditResolvedEvent, job: JobRun) -> None:
     edit = await _edit(job, payload.edit_request_id)
     if edit.message_id is None:

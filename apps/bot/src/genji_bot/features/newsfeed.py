@@ -71,7 +71,7 @@ async def _refresh_starter(job: JobRun, view: PlaytestView) -> None:
     await job.step(effect, "after")
 
 
-@queue_consumer("api.newsfeed.create")
+@queue_consumer(NewsfeedDispatchEvent)
 async def newsfeed_created(event: NewsfeedDispatchEvent, job: JobRun) -> None:
     try:
         found: NewsfeedEntry = await job.api.get(f"/newsfeed/{event.newsfeed_id}", NewsfeedEntry)

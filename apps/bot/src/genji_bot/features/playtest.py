@@ -23,11 +23,11 @@ from genji_sdk.payloads import (
     PlaytestVoteCastEvent,
     PlaytestVoteRemovedEvent,
 )
+from genji_sdk.sends import Mirror
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NewForumThread, NotFound
-from genji_bot.effects.sends import Mirror
 from genji_bot.features import playtest_cards as cards
 from genji_bot.features.playtest_cards import PlaytestState
 
@@ -118,7 +118,7 @@ def _superseded(job: JobRun, state: PlaytestState, kinds: tuple[str, ...]) -> bo
     return True
 
 
-@queue_consumer("api.playtest.create")
+@queue_consumer(PlaytestCreatedEvent)
 async def playtest_created(payload: PlaytestCreatedEvent, job: JobRun) -> None:
     state: PlaytestState = await job.api.get(
         f"/maps/playtests/{payload.playtest_id}", PlaytestState
@@ -168,12 +168,12 @@ async def _vote_changed(job: JobRun, thread_id: int, voter_id: int, cast: float 
     await _refresh_view(job, state, thread_id)
 
 
-@queue_consumer("api.playtest.vote.cast")
+@queue_consumer(PlaytestVoteCastEvent)
 async def vote_cast(payload: PlaytestVoteCastEvent, job: JobRun) -> None:
     await _vote_changed(job, payload.thread_id, payload.voter_id, payload.difficulty_value)
 
 
-@queue_consumer("api.playtest.vote.remove")
+@queue_consumer(PlaytestVoteRemovedEvent)
 async def vote_removed(payload: PlaytestVoteRemovedEvent, job: JobRun) -> None:
     await _vote_changed(job, payload.thread_id, payload.voter_id, None)
 
@@ -217,17 +217,17 @@ async def _accepted(job: JobRun, thread_id: int, difficulty: DifficultyAll) -> N
     await _delete_verification(job, state)
 
 
-@queue_consumer("api.playtest.approve")
+@queue_consumer(PlaytestApprovedEvent)
 async def playtest_approved(payload: PlaytestApprovedEvent, job: JobRun) -> None:
     await _accepted(job, payload.thread_id, payload.difficulty)
 
 
-@queue_consumer("api.playtest.force_accept")
+@queue_consumer(PlaytestForceAcceptedEvent)
 async def playtest_force_accepted(payload: PlaytestForceAcceptedEvent, job: JobRun) -> None:
     await _accepted(job, payload.thread_id, payload.difficulty)
 
 
-@queue_consumer("api.playtest.force_deny")
+@queue_consumer(PlaytestForceDeniedEvent)
 async def playtest_force_denied(payload: PlaytestForceDeniedEvent, job: JobRun) -> None:
     state = await _by_thread(job, payload.thread_id)
     if _superseded(job, state, ("force_deny",)):
@@ -237,7 +237,7 @@ async def playtest_force_denied(payload: PlaytestForceDeniedEvent, job: JobRun) 
     await _delete_verification(job, state)
 
 
-@queue_consumer("api.playtest.reset")
+@queue_consumer(PlaytestResetEvent)
 async def playtest_reset(payload: PlaytestResetEvent, job: JobRun) -> None:
     state = await _by_thread(job, payload.thread_id)
     latest = state.last_reset

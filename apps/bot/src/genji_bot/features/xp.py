@@ -115,7 +115,7 @@ async def _reconcile_roles(job: JobRun, user_id: int) -> None:
     await job.step("roles:rank", "after")
 
 
-@queue_consumer("api.xp.grant")
+@queue_consumer(XpGrantEvent)
 async def xp_granted(grant: XpGrantEvent, job: JobRun) -> None:
     if await job.port.member_roles(grant.user_id) is None:
         log.info("grant %s: user %s is not a guild member; skipped", grant.grant_id, grant.user_id)
