@@ -11,7 +11,7 @@ Failures become the worker's failure classes: an unreachable or overloaded API
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, overload
 
 import httpx
 import msgspec
@@ -132,6 +132,10 @@ class ApiClient:
     async def get(self, path: str, *, params: dict[str, Any] | None = None) -> Any:
         return await self.request("GET", path, params=params)
 
+    async def read(self, path: str, type: type[T], *, params: dict[str, Any] | None = None) -> T:
+        """A read decoded as `type` (the SDK's shape of the route's answer)."""
+        return msgspec.convert(await self.get(path, params=params), type)
+
     def for_job(self, context: JobContext, checkpoints: Checkpoints | None = None) -> JobApi:
         return JobApi(self, context, checkpoints or NoCheckpoints())
 
@@ -144,23 +148,32 @@ class JobApi:
         self.context = context
         self.checkpoints = checkpoints
 
-    async def get(
-        self, path: str, type: type[T] | None = None, *, params: dict[str, Any] | None = None
-    ) -> Any:
-        body = await self.client.get(path, params=params)
-        return body if type is None else msgspec.convert(body, type)
+    async def get(self, path: str, type: type[T], *, params: dict[str, Any] | None = None) -> T:
+        """A read decoded as `type` (the SDK's shape of the route's answer)."""
+        return await self.client.read(path, type, params=params)
 
     def headers(self, effect: str) -> dict[str, str]:
         return effect_headers(self.context.job_id, self.context.claim, effect)
 
+    @overload
+    async def effect(
+        self, method: str, path: str, effect: str, *, json: Any = None, type: type[T]
+    ) -> T: ...
+
+    @overload
+    async def effect(
+        self, method: str, path: str, effect: str, *, json: Any = None, type: None = None
+    ) -> None: ...
+
     async def effect(
         self, method: str, path: str, effect: str, *, json: Any = None, type: type[T] | None = None
-    ) -> Any:
-        """A mutation performed once per (job, effect): a replay returns the recorded result."""
+    ) -> T | None:
+        """A mutation performed once per (job, effect): a replay returns the recorded result,
+        decoded as `type`; without one the answer is not read."""
         await self.checkpoints.reached(self.context, effect, "before")
         body = await self.client.request(method, path, json=json, headers=self.headers(effect))
         await self.checkpoints.reached(self.context, effect, "after")
-        return body if type is None else msgspec.convert(body, type)
+        return None if type is None else msgspec.convert(body, type)
 
     async def plain(self, method: str, path: str, *, json: Any = None) -> Any:
         """A request that needs no receipt (reads with side conditions, idempotent sets)."""

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 import msgspec
+from genji_sdk.completions import CompletionAnnouncement, CompletionXpResponse, PostUpvotes
 from genji_sdk.payloads import (
     CompletionCreatedEvent,
     FailedAutoverifyEvent,
@@ -26,7 +27,6 @@ from genji_sdk.views import OpenView
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, Forward, NotFound, Outgoing
 from genji_bot.features.completions_cards import (
-    CompletionView,
     autoverification_notice,
     completion_card,
     mastery_message,
@@ -46,12 +46,6 @@ class _NewsfeedCreated(msgspec.Struct, frozen=True):
     newsfeed_id: int
 
 
-class _Reward(msgspec.Struct, frozen=True):
-    xp_type: str | None
-    rank: int | None
-    granted: bool
-
-
 class _Mastery(msgspec.Struct, frozen=True):
     map_name: str
     level: str | None
@@ -63,14 +57,9 @@ class _Rank(msgspec.Struct, frozen=True):
     ranked: bool
 
 
-class _PostUpvotes(msgspec.Struct, frozen=True):
-    completion_id: int
-    upvotes: int
-
-
-async def _view(job: JobRun, completion_id: int) -> CompletionView:
-    view: CompletionView = await job.api.get(
-        f"/completions/{completion_id}/announcement", CompletionView
+async def _view(job: JobRun, completion_id: int) -> CompletionAnnouncement:
+    view: CompletionAnnouncement = await job.api.get(
+        f"/completions/{completion_id}/announcement", CompletionAnnouncement
     )
     return view
 
@@ -129,7 +118,7 @@ async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> No
         await _delete(job, "delete:superseded-card", queue, sent.message_id)
 
 
-async def _announce(view: CompletionView, job: JobRun) -> None:
+async def _announce(view: CompletionAnnouncement, job: JobRun) -> None:
     channels = job.settings.channels
     # A run verified again keeps the card (and the upvotes) of its first verification.
     if view.message_id is None:
@@ -152,7 +141,7 @@ async def _announce(view: CompletionView, job: JobRun) -> None:
     if not view.official:
         return
     reward = await job.api.effect(
-        "POST", f"/completions/{view.id}/xp", "xp:verification", json={}, type=_Reward
+        "POST", f"/completions/{view.id}/xp", "xp:verification", json={}, type=CompletionXpResponse
     )
     if reward.xp_type in RECORD_TYPES and reward.rank is not None:
         await job.api.effect(
@@ -273,7 +262,7 @@ async def verification_changed(payload: VerificationChangedEvent, job: JobRun) -
 @queue_consumer(UpvoteUpdateEvent)
 async def upvote_milestone(payload: UpvoteUpdateEvent, job: JobRun) -> None:
     """Show the post's current count, and forward it once for this milestone."""
-    post = await job.api.get(f"/completions/upvoting/{payload.message_id}", _PostUpvotes)
+    post = await job.api.get(f"/completions/upvoting/{payload.message_id}", PostUpvotes)
     view = await _view(job, post.completion_id)
     channel = job.settings.channels.completions
     await job.step("edit:upvotes")

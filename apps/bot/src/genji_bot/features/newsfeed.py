@@ -15,12 +15,13 @@ from typing import Any
 
 import msgspec
 from genji_sdk.payloads import NewsfeedDispatchEvent
+from genji_sdk.playtests import PlaytestStateResponse
 
 from genji_bot.api import ApiNotFound
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NotFound
 from genji_bot.features.newsfeed_cards import PlaytestView, newsfeed_card
-from genji_bot.features.playtest_cards import PlaytestState, playtest_view
+from genji_bot.features.playtest_cards import playtest_view
 
 log = logging.getLogger("genji.bot.newsfeed")
 
@@ -62,8 +63,8 @@ async def _refresh_starter(job: JobRun, view: PlaytestView) -> None:
     await job.step(effect)
     try:
         # A forum thread's starter message has the thread's id.
-        state: PlaytestState = await job.api.get(
-            f"/maps/playtests/threads/{view.thread_id}", PlaytestState
+        state: PlaytestStateResponse = await job.api.get(
+            f"/maps/playtests/threads/{view.thread_id}", PlaytestStateResponse
         )
         await job.port.edit(view.thread_id, view.thread_id, playtest_view(state))
     except NotFound:

@@ -23,13 +23,13 @@ from genji_sdk.payloads import (
     PlaytestVoteCastEvent,
     PlaytestVoteRemovedEvent,
 )
+from genji_sdk.playtests import PlaytestStateResponse
 from genji_sdk.sends import Mirror
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NewForumThread, NotFound
 from genji_bot.features import playtest_cards as cards
-from genji_bot.features.playtest_cards import PlaytestState
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +45,14 @@ def transition_id(job: JobRun) -> int:
     return int(job.context.event_key.rsplit(":", 1)[1])
 
 
-async def _by_thread(job: JobRun, thread_id: int) -> PlaytestState:
-    state: PlaytestState = await job.api.get(f"/maps/playtests/threads/{thread_id}", PlaytestState)
+async def _by_thread(job: JobRun, thread_id: int) -> PlaytestStateResponse:
+    state: PlaytestStateResponse = await job.api.get(
+        f"/maps/playtests/threads/{thread_id}", PlaytestStateResponse
+    )
     return state
 
 
-async def _refresh_view(job: JobRun, state: PlaytestState, thread_id: int) -> None:
+async def _refresh_view(job: JobRun, state: PlaytestStateResponse, thread_id: int) -> None:
     """Re-render the starter message (the thread's first message shares its id)."""
     await job.step("thread:view")
     try:
@@ -60,7 +62,9 @@ async def _refresh_view(job: JobRun, state: PlaytestState, thread_id: int) -> No
     await job.step("thread:view", "after")
 
 
-async def _close_thread(job: JobRun, state: PlaytestState, thread_id: int, status: str) -> None:
+async def _close_thread(
+    job: JobRun, state: PlaytestStateResponse, thread_id: int, status: str
+) -> None:
     await job.step("thread:close")
     job.views.retire(thread_id)
     try:
@@ -72,7 +76,7 @@ async def _close_thread(job: JobRun, state: PlaytestState, thread_id: int, statu
     await job.step("thread:close", "after")
 
 
-async def _delete_verification(job: JobRun, state: PlaytestState) -> None:
+async def _delete_verification(job: JobRun, state: PlaytestStateResponse) -> None:
     if state.verification_id is None:
         return
     await job.step("verification:delete")
@@ -81,7 +85,7 @@ async def _delete_verification(job: JobRun, state: PlaytestState) -> None:
 
 
 async def _notify_creator(
-    job: JobRun, state: PlaytestState, thread_id: int, notice: tuple[str, str]
+    job: JobRun, state: PlaytestStateResponse, thread_id: int, notice: tuple[str, str]
 ) -> None:
     """One playtest_update notification; in the thread when the creator takes none on Discord."""
     title, body = notice
@@ -103,7 +107,7 @@ async def _notify_creator(
         await job.send("thread:notice", Channel(thread_id), cards.thread_notice(state, title, body))
 
 
-def _superseded(job: JobRun, state: PlaytestState, kinds: tuple[str, ...]) -> bool:
+def _superseded(job: JobRun, state: PlaytestStateResponse, kinds: tuple[str, ...]) -> bool:
     """True (and logged) unless this job's transition is the playtest's verdict."""
     verdict = state.verdict
     if verdict is not None and verdict.id == transition_id(job) and verdict.kind in kinds:
@@ -120,8 +124,8 @@ def _superseded(job: JobRun, state: PlaytestState, kinds: tuple[str, ...]) -> bo
 
 @queue_consumer(PlaytestCreatedEvent)
 async def playtest_created(payload: PlaytestCreatedEvent, job: JobRun) -> None:
-    state: PlaytestState = await job.api.get(
-        f"/maps/playtests/{payload.playtest_id}", PlaytestState
+    state: PlaytestStateResponse = await job.api.get(
+        f"/maps/playtests/{payload.playtest_id}", PlaytestStateResponse
     )
     if state.completed:
         log.info("playtest %s closed before its thread was made; nothing to do", state.id)

@@ -17,6 +17,7 @@ import logging
 from typing import Any
 
 import msgspec
+from genji_sdk.lootbox import KeyGrantResponse, XpTier, XpTierChange
 from genji_sdk.payloads import NotificationEventType, XpGrantEvent
 
 from genji_bot.consumers import JobRun, queue_consumer
@@ -28,34 +29,8 @@ log = logging.getLogger("genji.bot.xp")
 PRESTIGE_KEYS = 15
 
 
-class Tier(msgspec.Struct, frozen=True):
-    xp: int
-    rank: int
-    prestige: int
-    main_tier: int
-    main_tier_name: str
-    sub_tier: int
-    sub_tier_name: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.main_tier_name} {self.sub_tier_name}"
-
-
-class TierChange(msgspec.Struct, frozen=True):
-    old: Tier
-    new: Tier
-    rank_change: bool
-    prestige_change: bool
-
-
 class Preference(msgspec.Struct, frozen=True):
     channels: dict[str, bool]
-
-
-class KeyGranted(msgspec.Struct, frozen=True):
-    key_id: int
-    granted: bool
 
 
 async def _pings(job: JobRun, user_id: int, event_type: NotificationEventType) -> bool:
@@ -95,12 +70,12 @@ async def _grant_keys(job: JobRun, grant: XpGrantEvent, kind: str, qualifiers: l
             f"/lootbox/users/{grant.user_id}/keys",
             f"keys:{kind}:{qualifier}",
             json={"grant_key": f"xp:{grant.grant_id}:{kind}", "item": item},
-            type=KeyGranted,
+            type=KeyGrantResponse,
         )
 
 
 async def _reconcile_roles(job: JobRun, user_id: int) -> None:
-    current: Tier = await job.api.get(f"/lootbox/users/{user_id}/tier", Tier)
+    current: XpTier = await job.api.get(f"/lootbox/users/{user_id}/tier", XpTier)
     roles = job.settings.rank_roles
     wanted = {roles.main_tiers[current.main_tier]}
     if current.prestige > 0 and roles.prestige:
@@ -127,9 +102,9 @@ async def xp_granted(grant: XpGrantEvent, job: JobRun) -> None:
     mention = await _pings(job, grant.user_id, "xp_gain")
     await job.send("message:xp", xp_channel, xp_cards.xp_gain(grant, mention=mention))
 
-    change: TierChange = await job.api.get(
+    change: XpTierChange = await job.api.get(
         "/lootbox/xp/tier",
-        TierChange,
+        XpTierChange,
         params={"old_xp": grant.previous_amount, "new_xp": grant.new_amount},
     )
     if change.prestige_change:
