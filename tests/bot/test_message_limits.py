@@ -38,6 +38,7 @@ from genji_bot.features import (
 )
 from genji_sdk.alerts import AlertCard, AlertEffect, AlertEpisode
 from genji_sdk.completions import CompletionAnnouncement
+from genji_sdk.map_edits import MapEditResponse
 from genji_sdk.payloads import (
     FailedAutoverifyEvent,
     TournamentCompletionCreatedEvent,
@@ -49,6 +50,7 @@ from genji_sdk.payloads import (
 from genji_sdk.payloads.completions import ExtractedResult
 from genji_sdk.payloads.tournaments import TournamentLeaderboardEntry
 from genji_sdk.playtests import PlaytestCreator, PlaytestStateResponse, PlaytestVote
+from genji_sdk.tournaments import TournamentCategoryResponse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -188,10 +190,11 @@ def failed_autoverify() -> FailedAutoverifyEvent:
     )
 
 
-def map_edit() -> moderator_cards.MapEdit:
+def map_edit() -> MapEditResponse:
     changes = {f"field_{n}": long_text(300) for n in range(10)}
-    return moderator_cards.MapEdit(
+    return MapEditResponse(
         id=BIG_ID,
+        map_id=BIG_ID,
         code="ABCDE",
         proposed_changes=changes,
         reason=REASON,
@@ -199,6 +202,9 @@ def map_edit() -> moderator_cards.MapEdit:
         created_at=NOW,
         message_id=None,
         accepted=None,
+        resolved_by=None,
+        resolved_at=None,
+        rejection_reason=None,
     )
 
 
@@ -255,13 +261,15 @@ def newsfeed_entries() -> list[dict[str, Any]]:
     ]
 
 
-def categories() -> dict[int, tournament_cards.TournamentCategory]:
+def categories() -> dict[int, TournamentCategoryResponse]:
     return {
-        n: tournament_cards.TournamentCategory(
+        n: TournamentCategoryResponse(
             id=n,
             name=NAME * 2,
             champion_role_id=None,
+            is_active=True,
             champion_user_id=None,
+            champion_cycle_id=None,
             former_champion_user_ids=[],
         )
         for n in range(30)

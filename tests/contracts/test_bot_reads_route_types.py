@@ -22,19 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "apps/bot/src"
 CLIENT = BOT / "genji_bot/api.py"  # the client itself: it decodes whatever type it is given
 PREFIX = "/api/v3"
-# Bot copies of route answers not moved into the SDK yet: (bot type, route).
-NOT_YET_SHARED = {
-    ("NotificationCreated", "POST /notifications/events"),
-    ("_Created", "POST /notifications/events"),
-    ("_NewsfeedCreated", "POST /newsfeed"),
-    ("_Mastery", "POST /maps/mastery"),
-    ("_Rank", "GET /users/{}/rank"),
-    ("Preference", "GET /notifications/users/{}/preferences/{}"),
-    ("TournamentCategory", "GET /tournaments/categories/{}"),
-    ("PlaytestView", "GET /maps/{}/playtest-view"),
-    ("NewsfeedEntry", "GET /newsfeed/{}"),
-    ("MapEdit", "GET /maps/map-edits/{}"),
-}
 
 
 @dataclass(frozen=True)
@@ -141,16 +128,9 @@ def test_every_route_the_bot_decodes_returns_the_type_it_decodes() -> None:
         returned = _serving(read, served)
         if not returned:
             problems.append(f"{read.where}: no route serves {read.route}")
-        elif (read.decoded.__name__, read.route) in NOT_YET_SHARED:
-            continue
         elif returned[0] is not read.decoded:
             problems.append(
                 f"{read.where}: {read.route} returns {returned[0]!r}, "
                 f"the bot decodes {read.decoded!r}"
             )
     assert problems == [], "\n".join(problems)
-
-
-def test_the_not_yet_shared_list_names_only_copies_the_bot_still_decodes() -> None:
-    decoded = {(read.decoded.__name__, read.route) for read in bot_reads()}
-    assert NOT_YET_SHARED <= decoded, sorted(NOT_YET_SHARED - decoded)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import msgspec
 from genji_sdk.completions import CompletionAnnouncement, CompletionXpResponse, PostUpvotes
+from genji_sdk.mastery import MasteryResponse
+from genji_sdk.newsfeed import NewsfeedCreatedResponse
+from genji_sdk.notifications import NotificationCreatedResponse
 from genji_sdk.payloads import (
     CompletionCreatedEvent,
     FailedAutoverifyEvent,
@@ -22,6 +24,7 @@ from genji_sdk.payloads import (
     VerificationMessageDeleteEvent,
 )
 from genji_sdk.sends import Mirror
+from genji_sdk.users import SkillRankResponse
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
@@ -36,25 +39,6 @@ from genji_bot.features.completions_cards import (
 log = logging.getLogger("genji.bot.completions")
 
 RECORD_TYPES = frozenset({"Record", "World Record"})
-
-
-class _Created(msgspec.Struct, frozen=True):
-    id: int
-
-
-class _NewsfeedCreated(msgspec.Struct, frozen=True):
-    newsfeed_id: int
-
-
-class _Mastery(msgspec.Struct, frozen=True):
-    map_name: str
-    level: str | None
-    earned: bool
-
-
-class _Rank(msgspec.Struct, frozen=True):
-    rank: str
-    ranked: bool
 
 
 async def _view(job: JobRun, completion_id: int) -> CompletionAnnouncement:
@@ -78,7 +62,7 @@ async def _notify(
             "body": body,
             "metadata": meta,
         },
-        type=_Created,
+        type=NotificationCreatedResponse,
     )
 
 
@@ -158,14 +142,14 @@ async def _announce(view: CompletionAnnouncement, job: JobRun) -> None:
                 "name": view.name,
                 "difficulty": view.difficulty,
             },
-            type=_NewsfeedCreated,
+            type=NewsfeedCreatedResponse,
         )
     mastery = await job.api.effect(
         "POST",
         "/maps/mastery",
         "mastery:recompute",
         json={"user_id": view.user_id, "map_name": view.map_name},
-        type=_Mastery,
+        type=MasteryResponse,
     )
     if mastery.earned and mastery.level is not None:
         await _notify(
@@ -189,7 +173,7 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
     """Make the member hold the role of their current rank, read now, and no other skill role;
     a gained rank is announced (receipts keyed by the rank) before its role is given."""
     roles = job.settings.skill_roles
-    current = await job.api.get(f"/users/{user_id}/rank", _Rank)
+    current = await job.api.get(f"/users/{user_id}/rank", SkillRankResponse)
     rank = current.rank
     held = await job.port.member_roles(user_id)
     if held is None:
@@ -205,7 +189,7 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
             "/newsfeed",
             f"newsfeed:role:{rank}",
             json={"type": "role", "user_id": user_id, "name": name, "added": [rank]},
-            type=_NewsfeedCreated,
+            type=NewsfeedCreatedResponse,
         )
         await _notify(
             job,

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 
+from genji_sdk.map_edits import MapEditResponse
 from genji_sdk.payloads import MapEditCreatedEvent, MapEditResolvedEvent
 from genji_sdk.sends import Mirror, MirrorKind
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel
-from genji_bot.features.moderator_cards import MapEdit, verification_card
+from genji_bot.features.moderator_cards import verification_card
 
 log = logging.getLogger("genji.bot.moderator")
 
@@ -24,8 +25,8 @@ CARD_DELETE = "verification-card-delete"
 MESSAGE_MIRROR: MirrorKind = "map_edit.verification_message"
 
 
-async def _edit(job: JobRun, edit_request_id: int) -> MapEdit:
-    edit: MapEdit = await job.api.get(f"/maps/map-edits/{edit_request_id}", MapEdit)
+async def _edit(job: JobRun, edit_request_id: int) -> MapEditResponse:
+    edit: MapEditResponse = await job.api.get(f"/maps/map-edits/{edit_request_id}", MapEditResponse)
     return edit
 
 

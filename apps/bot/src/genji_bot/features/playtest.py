@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 import msgspec
+from genji_sdk.notifications import NotificationCreatedResponse
 from genji_sdk.payloads import (
     DifficultyAll,
     PlaytestApprovedEvent,
@@ -32,12 +33,6 @@ from genji_bot.effects.port import Channel, NewForumThread, NotFound
 from genji_bot.features import playtest_cards as cards
 
 log = logging.getLogger(__name__)
-
-
-class NotificationCreated(msgspec.Struct, frozen=True):
-    id: int
-    job_status: dict[str, object] | None
-    """None when the user takes this notification on no Discord channel."""
 
 
 def transition_id(job: JobRun) -> int:
@@ -89,7 +84,7 @@ async def _notify_creator(
 ) -> None:
     """One playtest_update notification; in the thread when the creator takes none on Discord."""
     title, body = notice
-    created: NotificationCreated = await job.api.effect(
+    created: NotificationCreatedResponse = await job.api.effect(
         "POST",
         "/notifications/events",
         "notification:creator",
@@ -101,7 +96,7 @@ async def _notify_creator(
             "discord_message": body,
             "metadata": {"playtest_id": state.id, "code": state.code},
         },
-        type=NotificationCreated,
+        type=NotificationCreatedResponse,
     )
     if created.job_status is None:
         await job.send("thread:notice", Channel(thread_id), cards.thread_notice(state, title, body))

@@ -23,11 +23,11 @@ from genji_sdk.payloads import (
     TournamentVerificationChangedEvent,
 )
 from genji_sdk.sends import Mirror, MirrorKind
+from genji_sdk.tournaments import TournamentCategoryResponse
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel
 from genji_bot.features.tournament_cards import (
-    TournamentCategory,
     results_card,
     review_card,
     rollover_announcement,
@@ -64,11 +64,11 @@ async def tournament_verification_changed(
     )
 
 
-async def _categories(job: JobRun, ids: Sequence[int]) -> dict[int, TournamentCategory]:
-    categories: dict[int, TournamentCategory] = {}
+async def _categories(job: JobRun, ids: Sequence[int]) -> dict[int, TournamentCategoryResponse]:
+    categories: dict[int, TournamentCategoryResponse] = {}
     for category_id in sorted(set(ids)):
         categories[category_id] = await job.api.get(
-            f"/tournaments/categories/{category_id}", TournamentCategory
+            f"/tournaments/categories/{category_id}", TournamentCategoryResponse
         )
     return categories
 
@@ -77,7 +77,7 @@ async def _champions(
     job: JobRun,
     edition_id: int,
     results: Sequence[TournamentCycleCompletedEvent],
-    categories: dict[int, TournamentCategory],
+    categories: dict[int, TournamentCategoryResponse],
 ) -> None:
     for result in results:
         announced = [result.winner_user_id] if result.winner_user_id is not None else []

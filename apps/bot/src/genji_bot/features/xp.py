@@ -16,8 +16,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import msgspec
 from genji_sdk.lootbox import KeyGrantResponse, XpTier, XpTierChange
+from genji_sdk.notifications import PreferenceResponse
 from genji_sdk.payloads import NotificationEventType, XpGrantEvent
 
 from genji_bot.consumers import JobRun, queue_consumer
@@ -29,14 +29,10 @@ log = logging.getLogger("genji.bot.xp")
 PRESTIGE_KEYS = 15
 
 
-class Preference(msgspec.Struct, frozen=True):
-    channels: dict[str, bool]
-
-
 async def _pings(job: JobRun, user_id: int, event_type: NotificationEventType) -> bool:
     """Whether the user wants to be mentioned for this event type."""
-    preference: Preference = await job.api.get(
-        f"/notifications/users/{user_id}/preferences/{event_type}", Preference
+    preference: PreferenceResponse = await job.api.get(
+        f"/notifications/users/{user_id}/preferences/{event_type}", PreferenceResponse
     )
     return preference.channels.get("discord_ping", False)
 
