@@ -118,8 +118,7 @@ def build_cases(conn: asyncpg.Connection) -> list[Case]:
 
     def requests(first: int) -> list[JobRequest]:
         return [
-            JobRequest(EVENT, grant(n), f"bench:{n}", f"user:{n}")
-            for n in range(first, first + BATCH)
+            JobRequest(grant(n), f"bench:{n}", f"user:{n}") for n in range(first, first + BATCH)
         ]
 
     async def batch(first: int) -> None:

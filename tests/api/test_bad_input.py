@@ -155,7 +155,7 @@ async def test_bad_json_body_is_a_client_error(
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
-    assert set(body) == {"error", "extra"}, body
+    assert set(body) == {"error", "extra", "code"}, body
     assert isinstance(body["error"], str) and body["error"]
     if kind == "unknown-field":
         assert UNKNOWN_FIELD in response.text, "the error does not name the unknown field"
@@ -190,7 +190,7 @@ async def test_out_of_range_integer_in_path_is_a_client_error(
     body = _valid_object(operation) if operation.body_schema is not None else None
     response = await api.request(operation.method.upper(), path, json=body)
     assert response.status_code in (400, 404), response.text
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}
 
 
 @pytest.mark.parametrize(
@@ -207,4 +207,4 @@ async def test_out_of_range_integer_in_body_is_a_client_error(
         headers={"Content-Type": "application/json"},
     )
     assert response.status_code in (400, 404), response.text
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}

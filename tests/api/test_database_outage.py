@@ -85,7 +85,7 @@ async def test_q07_lost_database_is_503_until_it_returns(
 
     assert outage.status_code == 503, outage.text
     assert outage.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
-    assert outage.json() == {"error": DATABASE_UNAVAILABLE, "extra": None}
+    assert outage.json() == {"error": DATABASE_UNAVAILABLE, "extra": None, "code": "unavailable"}
     assert [(r.name, r.levelname) for r in logged] == [("genji.api", "WARNING")], logged
     message = logged[0].getMessage()
     assert path in message and "database unavailable" in message

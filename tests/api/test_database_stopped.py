@@ -63,7 +63,11 @@ async def test_q07_stopped_server_is_503_until_it_restarts(
             outage = await asyncio.wait_for(api.get(path), CALL_DEADLINE)
             assert outage.status_code == 503, outage.text
             assert outage.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
-            assert outage.json() == {"error": DATABASE_UNAVAILABLE, "extra": None}
+            assert outage.json() == {
+                "error": DATABASE_UNAVAILABLE,
+                "extra": None,
+                "code": "unavailable",
+            }
 
             await asyncio.to_thread(stack.cluster.start)
             recovered = await asyncio.wait_for(api.get(path), CALL_DEADLINE)

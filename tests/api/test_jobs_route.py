@@ -30,13 +30,13 @@ async def test_queued_job_status_q16(api: AsyncTestClient, owner: asyncpg.Connec
 async def test_unknown_job_is_404(api: AsyncTestClient) -> None:  # type: ignore[type-arg]
     response = await api.get(f"/api/v3/internal/jobs/{uuid4()}")
     assert response.status_code == 404
-    assert response.json() == {"error": "Job not found.", "extra": None}
+    assert response.json() == {"error": "Job not found.", "extra": None, "code": "not_found"}
 
 
 async def test_malformed_uuid_is_400(api: AsyncTestClient) -> None:  # type: ignore[type-arg]
     response = await api.get("/api/v3/internal/jobs/not-a-uuid")
     assert response.status_code == 400
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}
 
 
 async def test_inconsistent_metadata_names_reconciliation(
@@ -80,7 +80,7 @@ async def test_job_status_auth(
     response = await api.get(f"/api/v3/internal/jobs/{job.id}", headers={"X-API-KEY": key})
     assert response.status_code == status
     if status == 401:
-        assert set(response.json()) == {"error", "extra"}
+        assert set(response.json()) == {"error", "extra", "code"}
 
 
 async def test_missing_and_unknown_keys_are_401(api: AsyncTestClient) -> None:  # type: ignore[type-arg]

@@ -40,7 +40,9 @@ def rejected_as_unauthorized(ctx: CheckContext, response: Response, case: Case) 
         f"expected 401 for a key without scopes, got {response.status_code}"
     )
     body = response.json()
-    assert isinstance(body, dict) and set(body) == {"error", "extra"}, f"error body {body!r}"
+    assert isinstance(body, dict) and set(body) == {"error", "extra", "code"}, (
+        f"error body {body!r}"
+    )
 
 
 def _fuzz_served(
@@ -104,7 +106,7 @@ async def test_every_operation_conforms_to_its_openapi_document(
 def test_every_operation_documents_the_error_body() -> None:
     document = served_document()
     error_schema = document["components"]["schemas"]["ErrorBody"]
-    assert set(error_schema["required"]) == {"error", "extra"}
+    assert set(error_schema["required"]) == {"error", "extra", "code"}
     for path, item in document["paths"].items():
         for method, operation in item.items():
             for status in ERROR_STATUSES:

@@ -37,6 +37,8 @@ from genji_bot.features import (
     xp_cards,
 )
 from genji_sdk.alerts import AlertCard, AlertEffect, AlertEpisode
+from genji_sdk.completions import CompletionAnnouncement
+from genji_sdk.map_edits import MapEditResponse
 from genji_sdk.payloads import (
     FailedAutoverifyEvent,
     TournamentCompletionCreatedEvent,
@@ -47,6 +49,8 @@ from genji_sdk.payloads import (
 )
 from genji_sdk.payloads.completions import ExtractedResult
 from genji_sdk.payloads.tournaments import TournamentLeaderboardEntry
+from genji_sdk.playtests import PlaytestCreator, PlaytestStateResponse, PlaytestVote
+from genji_sdk.tournaments import TournamentCategoryResponse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -145,8 +149,8 @@ def read_back(message: Outgoing) -> Outgoing:
 # -- the cards, fed over-long input ------------------------------------------------------------
 
 
-def completion(**changes: Any) -> completions_cards.CompletionView:
-    view = completions_cards.CompletionView(
+def completion(**changes: Any) -> CompletionAnnouncement:
+    view = CompletionAnnouncement(
         id=BIG_ID,
         code="ABCDE",
         map_name=NAME,
@@ -186,10 +190,11 @@ def failed_autoverify() -> FailedAutoverifyEvent:
     )
 
 
-def map_edit() -> moderator_cards.MapEdit:
+def map_edit() -> MapEditResponse:
     changes = {f"field_{n}": long_text(300) for n in range(10)}
-    return moderator_cards.MapEdit(
+    return MapEditResponse(
         id=BIG_ID,
+        map_id=BIG_ID,
         code="ABCDE",
         proposed_changes=changes,
         reason=REASON,
@@ -197,11 +202,14 @@ def map_edit() -> moderator_cards.MapEdit:
         created_at=NOW,
         message_id=None,
         accepted=None,
+        resolved_by=None,
+        resolved_at=None,
+        rejection_reason=None,
     )
 
 
-def playtest(**changes: Any) -> playtest_cards.PlaytestState:
-    state = playtest_cards.PlaytestState(
+def playtest(**changes: Any) -> PlaytestStateResponse:
+    state = PlaytestStateResponse(
         id=BIG_ID,
         map_id=BIG_ID,
         code="ABCDE",
@@ -215,8 +223,8 @@ def playtest(**changes: Any) -> playtest_cards.PlaytestState:
         verification_id=None,
         completed=False,
         reset_generation=0,
-        creators=[playtest_cards.Creator(USER + n, NAME, n == 0) for n in range(30)],
-        votes=[playtest_cards.Vote(USER + n, NAME, 5.0) for n in range(200)],
+        creators=[PlaytestCreator(id=USER + n, name=NAME, is_primary=n == 0) for n in range(30)],
+        votes=[PlaytestVote(user_id=USER + n, name=NAME, difficulty=5.0) for n in range(200)],
         last_reset=None,
         verdict=None,
         finalizable_vote_id=None,
@@ -253,13 +261,15 @@ def newsfeed_entries() -> list[dict[str, Any]]:
     ]
 
 
-def categories() -> dict[int, tournament_cards.TournamentCategory]:
+def categories() -> dict[int, TournamentCategoryResponse]:
     return {
-        n: tournament_cards.TournamentCategory(
+        n: TournamentCategoryResponse(
             id=n,
             name=NAME * 2,
             champion_role_id=None,
+            is_active=True,
             champion_user_id=None,
+            champion_cycle_id=None,
             former_champion_user_ids=[],
         )
         for n in range(30)
@@ -363,13 +373,19 @@ CARDS: dict[str, Callable[[], Outgoing]] = {
     "playtest.placeholder": lambda: playtest_cards.placeholder(playtest(code="X" * 3000)),
     "playtest.playtest_view": lambda: playtest_cards.playtest_view(playtest()),
     "playtest.playtest_view completed": lambda: playtest_cards.playtest_view(
-        playtest(completed=True, votes=[], creators=[playtest_cards.Creator(USER, "", True)])
+        playtest(
+            completed=True, votes=[], creators=[PlaytestCreator(id=USER, name="", is_primary=True)]
+        )
     ),
     "playtest.creator_ping": lambda: playtest_cards.creator_ping(playtest(code="X" * 3000)),
     "playtest.vote_cast": lambda: playtest_cards.vote_cast(USER, 7.25),
     "playtest.vote_removed": lambda: playtest_cards.vote_removed(USER),
     "playtest.finalizable": lambda: playtest_cards.finalizable(
-        playtest(creators=[playtest_cards.Creator(USER + n, NAME, n == 0) for n in range(100)])
+        playtest(
+            creators=[
+                PlaytestCreator(id=USER + n, name=NAME, is_primary=n == 0) for n in range(100)
+            ]
+        )
     ),
     "playtest.thread_notice": lambda: playtest_cards.thread_notice(
         playtest(), *playtest_cards.denied_notice(playtest(), REASON)

@@ -377,9 +377,9 @@ async def test_the_api_building_block_takes_sdk_payloads_in_the_callers_transact
 ) -> None:
     conn = await connect()
     requests = [
-        JobRequest(XP_EVENT, xp_payload(grant_id=1), "xp:1", "user:1"),
-        JobRequest(OCR_EVENT, SAMPLES[OCR_EVENT], "ocr:1", None),
-        JobRequest(XP_EVENT, xp_payload(grant_id=1), "xp:1", "user:1"),
+        JobRequest(xp_payload(grant_id=1), "xp:1", "user:1"),
+        JobRequest(SAMPLES[OCR_EVENT], "ocr:1", None),
+        JobRequest(xp_payload(grant_id=1), "xp:1", "user:1"),
     ]
     with pytest.raises(NotInTransactionError):
         await enqueue_jobs(conn, requests)

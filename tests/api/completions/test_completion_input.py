@@ -65,5 +65,5 @@ async def test_bad_input_is_4xx_with_error_body(
         response = await api.request(method, url, json=body)
     # Each request names rows that exist, so only the malformed part can make it fail.
     assert response.status_code == 400
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}
     assert await all_actions(owner) == []

@@ -68,7 +68,7 @@ async def test_tournament_routes_verify_then_refuse_a_reject(
     assert verified.status_code == 200
     rejected = await api.patch(f"{base}/reject", json={"verified_by": 7})
     assert rejected.status_code == 409
-    assert set(rejected.json()) == {"error", "extra"}
+    assert set(rejected.json()) == {"error", "extra", "code"}
     again = await api.patch(f"{base}/verify", json={"verified_by": 7})
     assert again.json() == verified.json()
     missing = await api.patch(
@@ -138,7 +138,11 @@ async def test_duplicate_upvote_is_409_and_unknown_message_404(
     assert (await api.post("/api/v3/completions/upvoting", json=body)).status_code == 201
     duplicate = await api.post("/api/v3/completions/upvoting", json=body)
     assert duplicate.status_code == 409
-    assert duplicate.json() == {"error": "User has already upvoted this completion.", "extra": None}
+    assert duplicate.json() == {
+        "error": "User has already upvoted this completion.",
+        "extra": None,
+        "code": "conflict",
+    }
     unknown = await api.post(
         "/api/v3/completions/upvoting", json={"user_id": voter, "message_id": 1234}
     )

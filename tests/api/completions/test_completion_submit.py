@@ -215,6 +215,7 @@ async def test_unknown_or_archived_map_is_404(
     assert response.json() == {
         "error": "map code does not exist or has been archived",
         "extra": None,
+        "code": "not_found",
     }
 
 
@@ -222,7 +223,7 @@ async def test_unknown_user_is_404(api: Client, owner: asyncpg.Connection) -> No
     _, code = await seed.game_map(owner)
     response = await api.post(URL, json=_body(code, 424242, 40.0))
     assert response.status_code == 404
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}
     assert await all_actions(owner) == []
 
 

@@ -45,6 +45,7 @@ async def test_an_effect_the_endpoint_does_not_perform_is_a_400_without_a_receip
     assert response.json() == {
         "error": "Effect 'newsfeed:x' is not performed here; this endpoint performs xp.",
         "extra": None,
+        "code": "bad_request",
     }
     assert (await receipts(owner, job), await _grants(owner)) == (0, 0)
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.queue
 
 EVENT = "api.notification.delivery"
 EFFECT = "notification:dm"
-LOST = {"error": "The job's claim is no longer active.", "extra": None}
+LOST = {"error": "The job's claim is no longer active.", "extra": None, "code": "claim_lost"}
 
 
 async def test_a_begin_records_the_intent_once_and_a_replay_reads_it(

@@ -83,7 +83,11 @@ async def test_q25_a_notification_for_an_unknown_user_is_a_404(
     before = await counts(owner)
     response = await api.post("/api/v3/notifications/events", json=_notification(424242))
     assert response.status_code == 404
-    assert response.json() == {"error": "No user found with id: 424242", "extra": None}
+    assert response.json() == {
+        "error": "No user found with id: 424242",
+        "extra": None,
+        "code": "not_found",
+    }
     assert await counts(owner) == before
 
 
@@ -144,7 +148,11 @@ async def test_q25_a_stale_claim_cannot_start_an_effect_but_reads_a_completed_on
     ):
         stale = await api.post(route, json=payload, headers=job.headers(effect))
         assert stale.status_code == 409, route
-        assert stale.json() == {"error": "The job's claim is no longer active.", "extra": None}
+        assert stale.json() == {
+            "error": "The job's claim is no longer active.",
+            "extra": None,
+            "code": "claim_lost",
+        }
     other_body = await api.post(
         path, json={"amount": 500, "type": "Completion"}, headers=job.headers("xp")
     )

@@ -67,7 +67,7 @@ async def test_q25_bad_input_is_a_4xx_with_the_error_body_and_writes_nothing(
         else:
             response = await api.post(path, json=body, headers=extra)
         assert 400 <= response.status_code < 500, (name, response.status_code, response.text)
-        assert set(response.json()) == {"error", "extra"}, name
+        assert set(response.json()) == {"error", "extra", "code"}, name
     assert (await api.get("/api/v3/newsfeed/99999999999")).status_code == 400
     assert await counts(owner) == before
 

@@ -87,6 +87,7 @@ async def test_q25_a_different_url_is_the_legacy_conflict(
     assert other.json() == {
         "error": f"User {state.user_id} already has a guide for map {state.code}",
         "extra": None,
+        "code": "conflict",
     }
     assert await counts(owner) == before
     assert await owner.fetchval("SELECT url FROM maps.guides") == state.url
@@ -170,15 +171,24 @@ async def test_q25_missing_map_user_or_guide_is_a_404_with_nothing_written(
         _guides("ZZZZ99"), json={"url": state.url, "user_id": state.user_id}
     )
     assert missing_map.status_code == 404
-    assert missing_map.json() == {"error": "No map found with code: ZZZZ99", "extra": None}
+    assert missing_map.json() == {
+        "error": "No map found with code: ZZZZ99",
+        "extra": None,
+        "code": "not_found",
+    }
     missing_user = await api.post(_guides(state.code), json={"url": state.url, "user_id": 12345})
     assert missing_user.status_code == 404
-    assert missing_user.json() == {"error": "No user found with id: 12345", "extra": None}
+    assert missing_user.json() == {
+        "error": "No user found with id: 12345",
+        "extra": None,
+        "code": "not_found",
+    }
     missing_guide = await api.delete(f"{_guides(state.code)}/{state.user_id}")
     assert missing_guide.status_code == 404
     assert missing_guide.json() == {
         "error": f"No guide found for map {state.code} by user {state.user_id}",
         "extra": None,
+        "code": "not_found",
     }
     assert await counts(owner) == before
 

@@ -75,6 +75,7 @@ async def test_a_second_pending_request_for_a_map_is_409(
     assert second.json() == {
         "error": "There is already a pending edit request for this map.",
         "extra": None,
+        "code": "conflict",
     }
     assert len(await _jobs(owner, "api.map_edit.created")) == 1
 
@@ -146,7 +147,7 @@ async def test_bad_create_is_4xx_and_commits_nothing(
     _, code = await seed.game_map(owner)
     response = await api.post(f"{EDITS}/", json={**_create_body(code, user), **body})
     assert response.status_code == status, response.text
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}
     assert await owner.fetchval("SELECT count(*) FROM maps.edit_requests") == 0
     assert await owner.fetchval("SELECT count(*) FROM jobs") == 0
 

@@ -124,7 +124,11 @@ async def test_an_edit_is_resolved_once(api: Client, owner: asyncpg.Connection) 
         json=_resolve(moderator, accepted=False, rejection_reason="changed my mind"),
     )
     assert again.status_code == 409
-    assert again.json() == {"error": "This edit request has already been resolved.", "extra": None}
+    assert again.json() == {
+        "error": "This edit request has already been resolved.",
+        "extra": None,
+        "code": "conflict",
+    }
     assert (
         await owner.fetchval("SELECT accepted FROM maps.edit_requests WHERE id = $1", edit_id)
         is True

@@ -57,7 +57,7 @@ async def test_bad_map_input_is_a_4xx_error_body(
         response = await api.request(method, path, json=body)
         assert response.status_code == status, (path, body, response.text)
         payload = response.json()
-        assert set(payload) == {"error", "extra"} and payload["error"], payload
+        assert set(payload) == {"error", "extra", "code"} and payload["error"], payload
     assert await table_counts(owner) == before
 
 
@@ -72,4 +72,4 @@ async def test_scopes_are_required(
         headers={"X-API-KEY": key},
     )
     assert response.status_code in (401, 403)
-    assert set(response.json()) == {"error", "extra"}
+    assert set(response.json()) == {"error", "extra", "code"}

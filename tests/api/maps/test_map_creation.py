@@ -47,6 +47,10 @@ async def test_duplicate_code_is_409_and_leaves_nothing(
     events = await job_events(owner)
     second = await api.post("/api/v3/maps", json=map_body(code, creator, map_name="Busan"))
     assert second.status_code == 409
-    assert second.json() == {"error": f"A map with code {code} already exists.", "extra": None}
+    assert second.json() == {
+        "error": f"A map with code {code} already exists.",
+        "extra": None,
+        "code": "conflict",
+    }
     assert await table_counts(owner) == before
     assert await job_events(owner) == events

@@ -44,7 +44,7 @@ async def test_a_bad_state_or_limit_is_400_and_an_unknown_job_404(api: Client) -
     for params in ({"state": "failed"}, {"limit": 0}, {"limit": 501}):
         response = await api.get("/api/v3/internal/jobs", params=params)
         assert response.status_code == 400, params
-        assert set(response.json()) == {"error", "extra"}
+        assert set(response.json()) == {"error", "extra", "code"}
     missing = await api.get(f"/api/v3/internal/jobs/{uuid4()}/details")
     assert (missing.status_code, missing.json()["error"]) == (404, "Job not found.")
     assert (await api.get("/api/v3/internal/jobs/nope/details")).status_code == 400

@@ -117,7 +117,7 @@ async def test_q21_a_rejected_retry_changes_nothing(
     assert answer.status_code == case.status, answer.text
     body = answer.json()
     if case.outcome is None:
-        assert set(body) == {"error", "extra"} and case.error in body["error"]
+        assert set(body) == {"error", "extra", "code"} and case.error in body["error"]
     else:
         assert (body["outcome"], body["action_id"]) == (case.outcome, None)
     assert await snapshot(owner) == before

@@ -74,7 +74,7 @@ async def test_champion_follows_the_latest_completed_cycle(
 async def test_unknown_category_is_404(api: Client) -> None:
     response = await api.get("/api/v3/tournaments/categories/999999")
     assert response.status_code == 404
-    assert response.json() == {"error": "Category not found.", "extra": None}
+    assert response.json() == {"error": "Category not found.", "extra": None, "code": "not_found"}
 
 
 async def test_needs_the_tournaments_read_scope(api: Client, make_key: Any) -> None:

@@ -7,8 +7,9 @@ from typing import Any
 
 import msgspec
 from bot_stack import BotStack
-from genji_bot.features.playtest_cards import PlaytestState, playtest_view
+from genji_bot.features.playtest_cards import playtest_view
 from genji_bot.settings import Channels
+from genji_sdk.playtests import PlaytestStateResponse
 from seed import new_code, user, verified_completion
 from seed_maps import map_body
 
@@ -86,7 +87,7 @@ async def current_view_fingerprint(stack: BotStack, playtest: OpenPlaytest) -> s
     """The starter message's view rendered from the playtest the API holds now."""
     response = await stack.http.get(f"/maps/playtests/{playtest.playtest_id}")
     response.raise_for_status()
-    state = msgspec.convert(response.json(), PlaytestState)
+    state = msgspec.convert(response.json(), PlaytestStateResponse)
     return playtest_view(state).fingerprint()
 
 

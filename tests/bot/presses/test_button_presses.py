@@ -11,6 +11,7 @@ from uuid import uuid4
 
 import discord
 import httpx
+import msgspec
 import pytest
 from genji_bot.api import ApiClient
 from genji_bot.discord import presses
@@ -19,9 +20,52 @@ from genji_bot.features.completions_buttons import press_verdict
 from genji_bot.features.moderator_buttons import press_resolve
 from genji_bot.features.playtest_buttons import press_vote
 from genji_bot.settings import BotSettings
+from genji_sdk.completions import CompletionSubmission
+from genji_sdk.playtests import PlaytestStateResponse
 
 MODERATOR_ROLE = 77
 SETTINGS = BotSettings(api_url="http://api", api_key="k", moderator_role_ids=(MODERATOR_ROLE,))
+
+
+# The API's answers as it serves them (the SDK types the bot decodes).
+PENDING_RUN = msgspec.to_builtins(
+    CompletionSubmission(
+        id=4,
+        code="ABCDE",
+        user_id=5,
+        time=12.5,
+        screenshot="https://example.com/run.png",
+        video=None,
+        state="pending",
+        completion=False,
+        verified_by=None,
+        reason=None,
+        verification_id=None,
+        message_id=None,
+    )
+)
+OPEN_PLAYTEST = msgspec.to_builtins(
+    PlaytestStateResponse(
+        id=6,
+        map_id=16,
+        code="ABCDE",
+        map_name="Hanamura",
+        official=True,
+        playtesting="In Progress",
+        hidden=True,
+        difficulty=None,
+        initial_difficulty=5.0,
+        thread_id=60,
+        verification_id=None,
+        completed=False,
+        reset_generation=0,
+        creators=[],
+        votes=[],
+        last_reset=None,
+        verdict=None,
+        finalizable_vote_id=None,
+    )
+)
 
 
 def who(user_id: int = 5, roles: frozenset[int] = frozenset({MODERATOR_ROLE})) -> Presser:
@@ -85,7 +129,7 @@ async def test_accept_says_how_its_job_ended_within_the_wait(status: str, expect
     seen: list[str] = []
     client = api(
         {
-            "GET /completions/4/submission": (200, {"id": 4, "state": "pending"}, {}),
+            "GET /completions/4/submission": (200, PENDING_RUN, {}),
             "PUT /completions/4/verification": (200, {"id": job, "status": "queued"}, {}),
             f"GET /internal/jobs/{job}": (200, {"id": job, "status": status}, {}),
         },
@@ -100,7 +144,7 @@ async def test_a_verdict_refused_for_an_unknown_presser_names_the_presser_not_th
     missing = {"error": "No user found with id: 5"}
     client = api(
         {
-            "GET /completions/4/submission": (200, {"id": 4, "state": "pending"}, {}),
+            "GET /completions/4/submission": (200, PENDING_RUN, {}),
             "PUT /completions/4/verification": (404, missing, {}),
         },
         seen,
@@ -113,7 +157,7 @@ async def test_a_vote_is_the_pressers_own_and_a_bad_difficulty_sends_nothing() -
     seen: list[str] = []
     client = api(
         {
-            "GET /maps/playtests/6": (200, {"id": 6, "thread_id": 60, "completed": False}, {}),
+            "GET /maps/playtests/6": (200, OPEN_PLAYTEST, {}),
             "POST /maps/playtests/60/vote/5": (202, {"id": str(uuid4()), "status": "queued"}, {}),
         },
         seen,

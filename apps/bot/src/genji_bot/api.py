@@ -11,11 +11,12 @@ Failures become the worker's failure classes: an unreachable or overloaded API
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast, overload
 
 import httpx
 import msgspec
 from genji_sdk import JobContext
+from genji_sdk.api_errors import ERROR_CODES, ErrorCode, code_for_status
 from genji_sdk.effect_headers import effect_headers
 from genji_sdk.failures import (
     ConfigurationFailure,
@@ -28,15 +29,15 @@ from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints
 
 T = TypeVar("T")
 
-LOST_CLAIM = "The job's claim is no longer active."
 _UNAVAILABLE = frozenset({502, 503, 504})
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: ErrorCode | None = None) -> None:
         super().__init__(f"API answered {status}: {message}")
         self.status = status
         self.message = message
+        self.code: ErrorCode = code or code_for_status(status)
 
 
 class ApiNotFound(ApiError):
@@ -47,25 +48,33 @@ class ApiConflict(ApiError):
     """409: the domain refused the change as it stands (not a lost claim)."""
 
 
-def _message(response: httpx.Response) -> str:
+def _refusal(response: httpx.Response) -> tuple[str, ErrorCode]:
+    """The error body's sentence (for people) and its code (for decisions); a body without a
+    known code gets the status's generic one."""
+    code = code_for_status(response.status_code)
     try:
         body = response.json()
     except ValueError:
-        return response.text[:200]
-    if isinstance(body, dict) and isinstance(body.get("error"), str):
-        error: str = body["error"]
-        if body.get("extra"):
-            error += f" ({str(body['extra'])[:300]})"
-        return error
-    return str(body)[:200]
+        return response.text[:200], code
+    if not isinstance(body, dict):
+        return str(body)[:200], code
+    given = body.get("code")
+    if isinstance(given, str) and given in ERROR_CODES:
+        code = cast(ErrorCode, given)
+    if not isinstance(body.get("error"), str):
+        return str(body)[:200], code
+    error: str = body["error"]
+    if body.get("extra"):
+        error += f" ({str(body['extra'])[:300]})"
+    return error, code
 
 
 def _raise_for(response: httpx.Response) -> None:
     status = response.status_code
     if status < 400:
         return
-    message = _message(response)
-    if status == 409 and message == LOST_CLAIM:
+    message, code = _refusal(response)
+    if code == "claim_lost":
         raise OwnershipLost(message)
     if status in (401, 403):
         raise ConfigurationFailure(f"the API refused the bot's key ({status}: {message})")
@@ -75,10 +84,10 @@ def _raise_for(response: httpx.Response) -> None:
     if status in _UNAVAILABLE:
         raise DependencyUnavailable("api", f"{status}", None)
     if status == 404:
-        raise ApiNotFound(status, message)
+        raise ApiNotFound(status, message, code)
     if status == 409:
-        raise ApiConflict(status, message)
-    raise ApiError(status, message)
+        raise ApiConflict(status, message, code)
+    raise ApiError(status, message, code)
 
 
 class ApiClient:
@@ -123,6 +132,10 @@ class ApiClient:
     async def get(self, path: str, *, params: dict[str, Any] | None = None) -> Any:
         return await self.request("GET", path, params=params)
 
+    async def read(self, path: str, type: type[T], *, params: dict[str, Any] | None = None) -> T:
+        """A read decoded as `type` (the SDK's shape of the route's answer)."""
+        return msgspec.convert(await self.get(path, params=params), type)
+
     def for_job(self, context: JobContext, checkpoints: Checkpoints | None = None) -> JobApi:
         return JobApi(self, context, checkpoints or NoCheckpoints())
 
@@ -135,23 +148,32 @@ class JobApi:
         self.context = context
         self.checkpoints = checkpoints
 
-    async def get(
-        self, path: str, type: type[T] | None = None, *, params: dict[str, Any] | None = None
-    ) -> Any:
-        body = await self.client.get(path, params=params)
-        return body if type is None else msgspec.convert(body, type)
+    async def get(self, path: str, type: type[T], *, params: dict[str, Any] | None = None) -> T:
+        """A read decoded as `type` (the SDK's shape of the route's answer)."""
+        return await self.client.read(path, type, params=params)
 
     def headers(self, effect: str) -> dict[str, str]:
         return effect_headers(self.context.job_id, self.context.claim, effect)
 
+    @overload
+    async def effect(
+        self, method: str, path: str, effect: str, *, json: Any = None, type: type[T]
+    ) -> T: ...
+
+    @overload
+    async def effect(
+        self, method: str, path: str, effect: str, *, json: Any = None, type: None = None
+    ) -> None: ...
+
     async def effect(
         self, method: str, path: str, effect: str, *, json: Any = None, type: type[T] | None = None
-    ) -> Any:
-        """A mutation performed once per (job, effect): a replay returns the recorded result."""
+    ) -> T | None:
+        """A mutation performed once per (job, effect): a replay returns the recorded result,
+        decoded as `type`; without one the answer is not read."""
         await self.checkpoints.reached(self.context, effect, "before")
         body = await self.client.request(method, path, json=json, headers=self.headers(effect))
         await self.checkpoints.reached(self.context, effect, "after")
-        return body if type is None else msgspec.convert(body, type)
+        return None if type is None else msgspec.convert(body, type)
 
     async def plain(self, method: str, path: str, *, json: Any = None) -> Any:
         """A request that needs no receipt (reads with side conditions, idempotent sets)."""

@@ -1,4 +1,5 @@
-"""`@queue_consumer(event)`: how a feature module declares the handler of one bot entrypoint.
+"""`@queue_consumer(PayloadType)`: how a feature module declares the handler of one bot
+entrypoint, the event whose payload is `PayloadType` in the registry.
 
 A consumer is `async def handle(payload: <the event's payload type>, job: JobRun) -> None`.
 `JobRun` is what one execution of one job may use: its context, the API bound to it, the Discord
@@ -17,12 +18,13 @@ from typing import Any, TypeVar
 
 import msgspec
 from genji_sdk import REGISTRY, DuplicateRegistrationError, EventRegistry, JobContext
+from genji_sdk.sends import Mirror
 from genji_worker.executor import Handler
 
 from genji_bot.api import ApiClient, JobApi
 from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints, Stage
 from genji_bot.effects.port import DiscordPort, Outgoing, Sent, Target
-from genji_bot.effects.sends import Mirror, send_once, skip_send
+from genji_bot.effects.sends import send_once, skip_send
 from genji_bot.settings import BotSettings
 from genji_bot.views.registry import ViewRegistry
 
@@ -70,15 +72,21 @@ Consumer = Callable[[Any, JobRun], Awaitable[None]]
 CONSUMERS: dict[str, Consumer] = {}
 
 
-def queue_consumer(event_name: str) -> Callable[[Consumer], Consumer]:
-    spec = REGISTRY.get(event_name)
+def queue_consumer(
+    payload_type: type[P],
+) -> Callable[[Callable[[P, JobRun], Awaitable[None]]], Callable[[P, JobRun], Awaitable[None]]]:
+    """Register the consumer of the event whose payload is `payload_type` (the registry names
+    the event, so a consumer cannot name one it does not know)."""
+    spec = REGISTRY.for_payload(payload_type)
     if spec.owner != "bot":
-        raise ValueError(f"{event_name} is owned by the {spec.owner} worker, not the bot")
+        raise ValueError(f"{spec.name} is owned by the {spec.owner} worker, not the bot")
 
-    def register(function: Consumer) -> Consumer:
-        if event_name in CONSUMERS:
-            raise DuplicateRegistrationError(f"{event_name} has two consumers")
-        CONSUMERS[event_name] = function
+    def register(
+        function: Callable[[P, JobRun], Awaitable[None]],
+    ) -> Callable[[P, JobRun], Awaitable[None]]:
+        if spec.name in CONSUMERS:
+            raise DuplicateRegistrationError(f"{spec.name} has two consumers")
+        CONSUMERS[spec.name] = function
         return function
 
     return register

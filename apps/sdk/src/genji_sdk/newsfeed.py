@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 import msgspec
 
+from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.common import OverwatchCode
 
 
@@ -113,3 +117,15 @@ NewsfeedPayload = (
     | NewsfeedLinkedMap
     | NewsfeedUnlinkedMap
 )
+
+
+class NewsfeedCreatedResponse(msgspec.Struct, frozen=True, kw_only=True):
+    newsfeed_id: int
+    job_status: JobStatusResponse
+
+
+class NewsfeedEntryResponse(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    timestamp: datetime
+    payload: dict[str, Any]
+    """As stored; entries written before the current payload types are returned unchanged."""

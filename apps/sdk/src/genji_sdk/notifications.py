@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
+from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.common import NotificationChannel, NotificationEventType
 
 DISCORD_CHANNELS: Final[frozenset[NotificationChannel]] = frozenset({"discord_dm", "discord_ping"})
@@ -33,3 +36,16 @@ DEFAULT_CHANNELS: Final[dict[NotificationEventType, tuple[NotificationChannel, .
     "quest_rotation": ("web",),
 }
 """record_edited has no default: it is delivered only where a user turned it on."""
+
+
+class NotificationCreatedResponse(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    job_status: JobStatusResponse | None
+    """None when no Discord channel is enabled or the user is not a real Discord account."""
+
+
+class PreferenceResponse(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    event_type: NotificationEventType
+    channels: dict[NotificationChannel, bool]
+    """Every channel, from the user's explicit preference or the event type's default."""

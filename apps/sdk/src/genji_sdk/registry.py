@@ -67,17 +67,25 @@ def _spec_problem(spec: EventSpec) -> str | None:
 
 
 class EventRegistry:
-    """Event specifications by name; each name is registered exactly once."""
+    """Event specifications by name; each name and each payload type is registered exactly
+    once, so a payload type names its event (producers enqueue, and consumers register, by
+    payload type)."""
 
     def __init__(self, specs: Iterable[EventSpec] = ()) -> None:
         self._specs: dict[str, EventSpec] = {}
+        self._by_type: dict[type[msgspec.Struct], EventSpec] = {}
         for spec in specs:
             self.register(spec)
 
     def register(self, spec: EventSpec) -> EventSpec:
         if spec.name in self._specs:
             raise DuplicateRegistrationError(f"event {spec.name!r} is already registered")
+        if (other := self._by_type.get(spec.payload_type)) is not None:
+            raise DuplicateRegistrationError(
+                f"{spec.payload_type.__qualname__} is already the payload of {other.name!r}"
+            )
         self._specs[spec.name] = spec
+        self._by_type[spec.payload_type] = spec
         return spec
 
     def get(self, name: str) -> EventSpec:
@@ -85,6 +93,19 @@ class EventRegistry:
             return self._specs[name]
         except KeyError:
             raise UnknownEventError(f"event {name!r} is not registered") from None
+
+    def for_payload(self, payload_type: type[msgspec.Struct]) -> EventSpec:
+        """The event whose payload is `payload_type`."""
+        try:
+            return self._by_type[payload_type]
+        except KeyError:
+            raise UnknownEventError(
+                f"{payload_type.__qualname__} is not the payload of a registered event"
+            ) from None
+
+    def name_of(self, payload: msgspec.Struct) -> str:
+        """The name of the event `payload` is the payload of."""
+        return self.for_payload(type(payload)).name
 
     def owned_by(self, owner: Owner) -> list[EventSpec]:
         return [spec for spec in self._specs.values() if spec.owner == owner]

@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal, get_args
 
 import msgspec
 
 BindingState = Literal["intended", "uncertain", "completed", "skipped", "failed"]
+
+MirrorKind = Literal[
+    "completion.verification_message",
+    "completion.message",
+    "playtest.thread",
+    "map_edit.verification_message",
+    "tournament_completion.verification_message",
+]
+"""The domain columns that mirror a completed send (the API registers a writer for each)."""
+MIRROR_KINDS: Final[frozenset[str]] = frozenset(get_args(MirrorKind))
+
+
+class Mirror(msgspec.Struct, frozen=True):
+    """A domain column the API writes with the send's binding: `entity_id` is its record."""
+
+    kind: MirrorKind
+    entity_id: int
 
 
 class SendState(msgspec.Struct, frozen=True, kw_only=True):

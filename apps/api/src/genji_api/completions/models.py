@@ -1,18 +1,42 @@
-"""Request and response bodies of the completion routes."""
+"""Request and response bodies of the completion routes; the answers the bot reads are the
+SDK's (genji_sdk.completions), re-exported here."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
+from genji_sdk.completions import (
+    CompletionAnnouncement,
+    CompletionState,
+    CompletionSubmission,
+    CompletionXpResponse,
+    PostUpvotes,
+    UpvoteResponse,
+)
 from genji_sdk.jobs import JobStatusResponse
-from genji_sdk.payloads import OverwatchCode, XpType
+from genji_sdk.payloads import OverwatchCode
 
 from genji_api.http.types import RequestBody, ResponseBody
 
+__all__ = (
+    "CompletionAnnouncement",
+    "CompletionPatchRequest",
+    "CompletionPatched",
+    "CompletionState",
+    "CompletionSubmission",
+    "CompletionSubmissionResponse",
+    "CompletionSubmitRequest",
+    "CompletionXpRequest",
+    "CompletionXpResponse",
+    "PostUpvotes",
+    "UpvoteRequest",
+    "UpvoteResponse",
+    "VerificationRequest",
+)
+
 HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/$.?#][^\s]*$", max_length=2048)]
 PositiveTime = Annotated[float, msgspec.Meta(gt=0)]
-CompletionState = Literal["pending", "verified", "rejected"]
 
 
 class CompletionSubmitRequest(RequestBody, frozen=True, kw_only=True):
@@ -44,12 +68,6 @@ class UpvoteRequest(RequestBody, frozen=True, kw_only=True):
     message_id: int
 
 
-class UpvoteResponse(ResponseBody, frozen=True, kw_only=True):
-    job_status: JobStatusResponse | None
-    """The announcement job when this vote reached a multiple of ten."""
-    upvotes: int
-
-
 class CompletionPatchRequest(RequestBody, frozen=True, kw_only=True):
     """The Discord messages the bot posted for a completion."""
 
@@ -63,64 +81,5 @@ class CompletionPatched(ResponseBody, frozen=True, kw_only=True):
     completion_id: int
 
 
-class CompletionSubmission(ResponseBody, frozen=True, kw_only=True):
-    id: int
-    code: str
-    user_id: int
-    time: float
-    screenshot: str
-    video: str | None
-    state: CompletionState
-    completion: bool
-    verified_by: int | None
-    reason: str | None
-    verification_id: int | None
-    message_id: int | None
-
-
-class CompletionAnnouncement(ResponseBody, frozen=True, kw_only=True):
-    """A completion's current state as the bot's cards and verdict workflow read it."""
-
-    id: int
-    code: str
-    map_name: str
-    official: bool
-    difficulty: str | None
-    user_id: int
-    name: str
-    time: float
-    screenshot: str
-    video: str | None
-    state: CompletionState
-    completion: bool
-    verified_by: int | None
-    verified_by_name: str | None
-    reason: str | None
-    verification_id: int | None
-    message_id: int | None
-    latest_transition_id: int | None
-    """The newest verdict given; a verdict job for an older one is stale."""
-    rank: int | None
-    """The run's place on the map's record board; None unless it is a verified record run."""
-    upvotes: int
-
-
-class PostUpvotes(ResponseBody, frozen=True, kw_only=True):
-    completion_id: int
-    message_id: int
-    upvotes: int
-
-
 class CompletionXpRequest(RequestBody, frozen=True, kw_only=True):
     """No fields: the API decides the reward from the completion's current state."""
-
-
-class CompletionXpResponse(ResponseBody, frozen=True, kw_only=True):
-    xp_type: XpType | None
-    """Completion, Record or World Record; None when the run earns no XP."""
-    rank: int | None
-    granted: bool
-    """False when the reward had been granted already (a world record once per map and user)."""
-    previous_amount: int | None = None
-    new_amount: int | None = None
-    job_status: JobStatusResponse | None = None

@@ -35,7 +35,6 @@ async def queue_manual_review(
     if decision.extracted is not None:
         await enqueue_job(
             conn,
-            event_name="api.completion.autoverification.failed",
             payload=FailedAutoverifyEvent(
                 completion_id=completion.completion_id,
                 submitted_code=completion.map_code,

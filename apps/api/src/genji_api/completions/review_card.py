@@ -17,7 +17,6 @@ async def enqueue_review_card(
 ) -> JobStatusResponse:
     return await enqueue_job(
         conn,
-        event_name="api.completion.submission",
         payload=CompletionCreatedEvent(completion_id=completion_id),
         event_key=f"completion:submission:{user_id}:{completion_id}",
         entity_key=f"completion:{completion_id}",

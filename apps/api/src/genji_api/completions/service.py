@@ -73,7 +73,6 @@ async def upvote(
         # withdrawn resolves to the milestone's first job.
         job = await enqueue_job(
             conn,
-            event_name="api.completion.upvote",
             payload=UpvoteUpdateEvent(
                 user_id=completion["user_id"], message_id=body.message_id, milestone=count
             ),

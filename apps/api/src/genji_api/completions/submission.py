@@ -58,7 +58,6 @@ async def _supersede(conn: asyncpg.Connection, ctx: _Context) -> None:
     if pending["verification_id"] is not None:
         await enqueue_job(
             conn,
-            event_name="api.completion.verification.delete",
             payload=VerificationMessageDeleteEvent(verification_id=pending["verification_id"]),
             event_key=f"completion:verification-delete:{pending['id']}",
             entity_key=f"completion:{pending['id']}",
@@ -107,7 +106,6 @@ async def _tournament_only(
     if body.video is None:
         await enqueue_job(
             conn,
-            event_name="tournament.ocr.requested",
             payload=TournamentOcrVerificationRequestedEvent(
                 tournament_completion_id=tc_id,
                 cycle_id=cycle_id,
@@ -143,7 +141,6 @@ async def _review(
     if body.video is None and not await repo.is_flagged(conn, body.user_id):
         await enqueue_job(
             conn,
-            event_name="completion.ocr.requested",
             payload=OcrVerificationRequestedEvent(
                 completion_id=completion_id,
                 user_id=body.user_id,

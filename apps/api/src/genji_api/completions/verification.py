@@ -29,7 +29,6 @@ async def _enqueue_transition(
     # Built only from the persisted row, so a retransmission resolves to the same job.
     return await enqueue_job(
         conn,
-        event_name="api.completion.verification",
         payload=VerificationChangedEvent(
             completion_id=transition["completion_id"],
             transition_id=transition["id"],

@@ -23,7 +23,7 @@ from genji_api.effects.mirrors import MIRRORS, SentIds
 from genji_api.effects.models import SendBegin, SendComplete, SendReleased, SendSettle, SendState
 from genji_api.effects.once import check_action
 from genji_api.effects.rules import EffectRule
-from genji_api.errors import BadRequestError, ConflictError, NotFoundError
+from genji_api.errors import BadRequestError, ClaimLostError, EffectMismatchError, NotFoundError
 
 T = TypeVar("T")
 
@@ -75,9 +75,9 @@ async def _run(
         try:
             return await work(conn, context, event)
         except StaleClaimError:
-            raise ConflictError("The job's claim is no longer active.") from None
+            raise ClaimLostError() from None
         except EffectFingerprintMismatchError as error:
-            raise ConflictError(str(error).split("\n")[0]) from None
+            raise EffectMismatchError(str(error).split("\n")[0]) from None
         except JobNotFoundError:
             raise NotFoundError(
                 f"Effect {context.effect_key!r} of job {context.job_id} has no such binding."

@@ -1,6 +1,6 @@
 """Domain columns that mirror a completed send, written in the binding's transaction.
 
-A mirror is registered by kind (`completion.verification_message`), with the events whose
+A mirror is registered by kind (`genji_sdk.sends.MirrorKind`), with the events whose
 jobs may write it; its writer takes the entity id and the binding's ids. Features register their
 mirrors here, one line each.
 """
@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import asyncpg
+from genji_sdk.sends import MirrorKind
 
 MirrorWriter = Callable[[asyncpg.Connection, int, "SentIds"], Awaitable[None]]
 
@@ -31,7 +32,7 @@ class MirrorSpec:
 MIRRORS: dict[str, MirrorSpec] = {}
 
 
-def register_mirror(kind: str, events: list[str], write: MirrorWriter) -> None:
+def register_mirror(kind: MirrorKind, events: list[str], write: MirrorWriter) -> None:
     if kind in MIRRORS:
         raise ValueError(f"mirror {kind!r} is registered twice")
     MIRRORS[kind] = MirrorSpec(frozenset(events), write)

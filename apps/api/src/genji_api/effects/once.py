@@ -19,7 +19,13 @@ from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 
 from genji_api.effects.context import EffectContext
 from genji_api.effects.rules import EffectRule
-from genji_api.errors import JOB_NOT_FOUND, BadRequestError, ConflictError, NotFoundError
+from genji_api.errors import (
+    JOB_NOT_FOUND,
+    BadRequestError,
+    ClaimLostError,
+    EffectMismatchError,
+    NotFoundError,
+)
 
 R = TypeVar("R", bound=msgspec.Struct)
 
@@ -67,9 +73,9 @@ async def once(
             conn, effect.claim, effect.job_id, effect.effect_key, fingerprint(request)
         )
     except StaleClaimError:
-        raise ConflictError("The job's claim is no longer active.") from None
+        raise ClaimLostError() from None
     except EffectFingerprintMismatchError:
-        raise ConflictError(
+        raise EffectMismatchError(
             f"Effect {effect.effect_key!r} of job {effect.job_id} "
             "was recorded with another request."
         ) from None

@@ -1,4 +1,5 @@
-"""Every error response has the legacy body `{"error": <detail>, "extra": <extra or null>}`."""
+"""Every error response has the legacy body `{"error": <detail>, "extra": <extra or null>}`
+and a `code` (genji_sdk.api_errors)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 import asyncpg
 from asyncpg import exceptions as asyncpg_exceptions
+from genji_sdk.api_errors import ErrorCode, code_for_status
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR, HTTP_503_SERVICE_UNAVAILABLE
@@ -28,14 +30,17 @@ _UNSTORABLE_TEXT = (
 )
 
 
-def _body(status: int, error: str, extra: Any) -> Response[dict[str, Any]]:
-    return Response({"error": error, "extra": extra}, status_code=status)
+def _body(
+    status: int, error: str, extra: Any, code: ErrorCode | None = None
+) -> Response[dict[str, Any]]:
+    body = {"error": error, "extra": extra, "code": code or code_for_status(status)}
+    return Response(body, status_code=status)
 
 
 def api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[dict[str, Any]]:
     if exc.status_code >= 500:
         log.error("%s: %s", type(exc).__name__, exc.message)
-    return _body(exc.status_code, exc.message, exc.extra)
+    return _body(exc.status_code, exc.message, exc.extra, exc.code)
 
 
 def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:

@@ -8,23 +8,17 @@ status wins.
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
 
+from genji_sdk.api_errors import ErrorBody
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.plugins import ReceiveRoutePlugin
 from litestar.routes import BaseRoute, HTTPRoute
 
-from genji_api.http.types import ResponseBody
-
 ERROR_STATUSES = (400, 401, 404, 409, 413, 500, 503)
 
 
-class ErrorBody(ResponseBody, frozen=True):
-    """The body of every error response."""
-
-    error: str
-    extra: Any
+__all__ = ("ERROR_RESPONSES", "FORBIDDEN", "ErrorBody", "ErrorResponsesPlugin", "document_errors")
 
 
 def error_response(status: int) -> ResponseSpec:

@@ -1,13 +1,17 @@
-"""Key grant and rank tier bodies."""
+"""Key grant and rank tier bodies; the answers the bot reads are the SDK's (genji_sdk.lootbox),
+re-exported here."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 import msgspec
+from genji_sdk.lootbox import KeyGrantResponse, XpTier, XpTierChange
 
 from genji_api.http.ids import INTEGER_MAX
-from genji_api.http.types import RequestBody, ResponseBody
+from genji_api.http.types import RequestBody
+
+__all__ = ("KeyGrantRequest", "KeyGrantResponse", "XpTier", "XpTierChange")
 
 GrantKey = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
@@ -19,34 +23,6 @@ class KeyGrantRequest(RequestBody, frozen=True, kw_only=True):
     item: Annotated[int, msgspec.Meta(ge=1, le=100)] = 1
     key_type: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
     """The active key type when absent."""
-
-
-class KeyGrantResponse(ResponseBody, frozen=True, kw_only=True):
-    key_id: int
-    grant_key: str
-    item: int
-    key_type: str
-    granted: bool
-    """False when this item of the grant had already been granted; nothing changed."""
-
-
-class XpTier(ResponseBody, frozen=True, kw_only=True):
-    xp: int
-    rank: int
-    """Ranks earned in all (xp / 100)."""
-    prestige: int
-    main_tier: int
-    main_tier_name: str
-    sub_tier: int
-    sub_tier_name: str
-
-
-class XpTierChange(ResponseBody, frozen=True, kw_only=True):
-    old: XpTier
-    new: XpTier
-    rank_change: bool
-    """The main or sub tier name differs."""
-    prestige_change: bool
 
 
 XpAmount = Annotated[int, msgspec.Meta(ge=0, le=INTEGER_MAX)]

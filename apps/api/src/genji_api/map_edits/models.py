@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
 from genji_sdk.jobs import JobStatusResponse
+from genji_sdk.map_edits import MapEditResponse
 from genji_sdk.payloads.common import DifficultyAll, OverwatchCode
 
 from genji_api.http.types import RequestBody, ResponseBody
+
+__all__ = (
+    "Checkpoints",
+    "MapEditCreateRequest",
+    "MapEditCreated",
+    "MapEditMessageRequest",
+    "MapEditResolveRequest",
+    "MapEditResponse",
+    "MapName",
+    "ProposedChanges",
+)
 
 MapName = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 Checkpoints = Annotated[int, msgspec.Meta(gt=0)]
@@ -53,18 +64,3 @@ class MapEditResolveRequest(RequestBody, frozen=True, kw_only=True):
 
 class MapEditMessageRequest(RequestBody, frozen=True, kw_only=True):
     message_id: int
-
-
-class MapEditResponse(ResponseBody, frozen=True, kw_only=True):
-    id: int
-    map_id: int
-    code: str
-    proposed_changes: dict[str, Any]
-    reason: str
-    created_by: int
-    created_at: datetime
-    message_id: int | None
-    accepted: bool | None
-    resolved_by: int | None
-    resolved_at: datetime | None
-    rejection_reason: str | None

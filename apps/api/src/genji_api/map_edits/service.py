@@ -73,7 +73,6 @@ async def create_edit_request(
             raise ConflictError(PENDING_CONFLICT) from None
         job = await enqueue_job(
             conn,
-            event_name="api.map_edit.created",
             payload=MapEditCreatedEvent(edit_request_id=edit_id),
             event_key=f"map_edit:created:{edit_id}",
             entity_key=_entity(edit_id),
@@ -170,7 +169,6 @@ async def resolve_edit_request(
         await _notify(conn, edit, request, trace)
         await enqueue_job(
             conn,
-            event_name="api.map_edit.resolved",
             payload=MapEditResolvedEvent(
                 edit_request_id=edit_id,
                 accepted=request.accepted,

@@ -100,7 +100,6 @@ async def link_map_codes(
             # Announced once the bot has made the playtest thread the newsfeed points at.
             job = await enqueue_job(
                 conn,
-                event_name="map.linked.newsfeed.requested",
                 payload=LinkedMapNewsfeedRequestedEvent(
                     official_code=request.official_code,
                     unofficial_code=request.unofficial_code,

@@ -52,7 +52,6 @@ async def enqueue_playtest_create(
 ) -> JobStatusResponse:
     return await enqueue_job(
         conn,
-        event_name="api.playtest.create",
         payload=PlaytestCreatedEvent(code=code, playtest_id=playtest_id),
         event_key=event_key,
         entity_key=f"playtest:{playtest_id}",

@@ -4,27 +4,19 @@ and what the thread's starter message shows."""
 from __future__ import annotations
 
 import asyncpg
+from genji_sdk.maps import MapPlaytestView
 
 from genji_api.database import Database
 from genji_api.errors import NotFoundError
-from genji_api.http.types import ResponseBody
 from genji_api.maps.repository import PlaytestMap
 from genji_api.playtests.repository import creator_ids
 from genji_api.rows import maybe_row_as
 from genji_api.users.repository import display_name
 
-
-class MapPlaytestView(ResponseBody, frozen=True, kw_only=True):
-    code: str
-    map_name: str
-    playtesting: str
-    difficulty: str | None
-    creators: list[str]
-    """Display names, the primary creator first."""
-    playtest_id: int | None
-    """The map's open playtest, else its latest one, if any."""
-    thread_id: int | None
-    """Its forum thread (also the id of the thread's starter message), once created."""
+__all__ = (
+    "MapPlaytestView",
+    "playtest_view",
+)
 
 
 async def _view(conn: asyncpg.Connection, code: str) -> MapPlaytestView | None:

@@ -29,7 +29,6 @@ async def create_newsfeed(
     )
     job = await enqueue_job(
         conn,
-        event_name="api.newsfeed.create",
         payload=NewsfeedDispatchEvent(newsfeed_id=newsfeed_id),
         event_key=f"newsfeed:create:{newsfeed_id}",
         entity_key=None,

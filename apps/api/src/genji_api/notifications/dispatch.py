@@ -69,7 +69,6 @@ async def create_and_dispatch(
         return NotificationCreated(event_id=event_id, job=None)
     job = await enqueue_job(
         conn,
-        event_name="api.notification.delivery",
         payload=NotificationDeliveryEvent(
             event_id=event_id,
             user_id=user_id,

@@ -6,11 +6,19 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
-from genji_sdk.jobs import JobStatusResponse
+from genji_sdk.notifications import NotificationCreatedResponse, PreferenceResponse
 from genji_sdk.payloads import NotificationChannel, NotificationEventType
 
 from genji_api.http.ids import UserId
 from genji_api.http.types import RequestBody, ResponseBody
+
+__all__ = (
+    "DeliveryResultRequest",
+    "DeliveryResultResponse",
+    "NotificationCreatedResponse",
+    "NotificationEventRequest",
+    "PreferenceResponse",
+)
 
 
 class NotificationEventRequest(RequestBody, frozen=True, kw_only=True):
@@ -20,12 +28,6 @@ class NotificationEventRequest(RequestBody, frozen=True, kw_only=True):
     body: str
     discord_message: str | None = None
     metadata: dict[str, Any] | None = None
-
-
-class NotificationCreatedResponse(ResponseBody, frozen=True, kw_only=True):
-    id: int
-    job_status: JobStatusResponse | None
-    """None when no Discord channel is enabled or the user is not a real Discord account."""
 
 
 class DeliveryResultRequest(RequestBody, frozen=True, kw_only=True):
@@ -41,10 +43,3 @@ class DeliveryResultResponse(ResponseBody, frozen=True, kw_only=True):
     attempted_at: datetime | None
     delivered_at: datetime | None
     error_message: str | None
-
-
-class PreferenceResponse(ResponseBody, frozen=True, kw_only=True):
-    user_id: int
-    event_type: NotificationEventType
-    channels: dict[NotificationChannel, bool]
-    """Every channel, from the user's explicit preference or the event type's default."""

@@ -16,18 +16,19 @@ from genji_api.http.tracing import Trace
 from genji_api.playtests import repository
 from genji_api.queue.enqueue import enqueue_job
 
-EVENTS = {
-    "approve": ("api.playtest.approve", "playtest:approve"),
-    "force_accept": ("api.playtest.force_accept", "playtest:force_accept"),
-    "force_deny": ("api.playtest.force_deny", "playtest:force_deny"),
-    "reset": ("api.playtest.reset", "playtest:reset"),
-    "vote_cast": ("api.playtest.vote.cast", "playtest:vote-cast"),
-    "vote_remove": ("api.playtest.vote.remove", "playtest:vote-remove"),
+# The event key's prefix per transition kind; the event itself is the payload's.
+KEY_PREFIXES = {
+    "approve": "playtest:approve",
+    "force_accept": "playtest:force_accept",
+    "force_deny": "playtest:force_deny",
+    "reset": "playtest:reset",
+    "vote_cast": "playtest:vote-cast",
+    "vote_remove": "playtest:vote-remove",
 }
 
 
 def event_key(kind: str, transition_id: int) -> str:
-    return f"{EVENTS[kind][1]}:{transition_id}"
+    return f"{KEY_PREFIXES[kind]}:{transition_id}"
 
 
 async def enqueue_transition(
@@ -41,7 +42,6 @@ async def enqueue_transition(
 ) -> JobStatusResponse:
     return await enqueue_job(
         conn,
-        event_name=EVENTS[kind][0],
         payload=payload,
         event_key=event_key(kind, transition_id),
         entity_key=f"playtest:{playtest_id}",

@@ -10,14 +10,24 @@ import asyncpg
 import msgspec
 from genji_queue import enqueue, enqueue_batch
 from genji_queue.errors import NotInTransactionError
-from genji_sdk import REGISTRY, EventRegistry, sanitize_trace
+from genji_sdk import REGISTRY, EventRegistry, EventSpec, PayloadTypeError, sanitize_trace
 from genji_sdk.jobs import JobStatusResponse
+
+
+def event_of(registry: EventRegistry, payload: msgspec.Struct, stated: str | None) -> EventSpec:
+    """The event of `payload`'s type; a name stated as well (a broker import's) must be it."""
+    spec = registry.for_payload(type(payload))
+    if stated is not None and stated != spec.name:
+        raise PayloadTypeError(
+            f"event {stated!r} does not take {type(payload).__qualname__} "
+            f"(the payload of {spec.name!r})"
+        )
+    return spec
 
 
 async def enqueue_job(
     conn: asyncpg.Connection,
     *,
-    event_name: str,
     payload: msgspec.Struct,
     event_key: str,
     entity_key: str | None,
@@ -25,8 +35,12 @@ async def enqueue_job(
     trace: Mapping[str, str] | None = None,
     registry: EventRegistry = REGISTRY,
     job_id: UUID | None = None,
+    event_name: str | None = None,
 ) -> JobStatusResponse:
-    """Create or resolve the durable job for (event_name, event_key) on `conn`.
+    """Create or resolve the durable job for (the payload's event, event_key) on `conn`.
+
+    The event is the one `registry` registers `payload`'s type for; producers name no event.
+    `event_name`, when given (a broker import states the name it read), must be that one.
 
     Runs inside the caller's open transaction and never commits: a rollback removes the job
     identity and its queue row together with the business change. Enqueuing the same key again
@@ -36,14 +50,15 @@ async def enqueue_job(
     """
     if not conn.is_in_transaction():
         raise NotInTransactionError("enqueue_job must run inside the caller's transaction")
+    spec = event_of(registry, payload, event_name)
     enqueued = await enqueue.enqueue_job(
         conn,
-        event_name=event_name,
-        payload_json=registry.encode(event_name, payload, check=False).decode(),
+        event_name=spec.name,
+        payload_json=registry.encode(spec.name, payload, check=False).decode(),
         event_key=event_key,
         entity_key=entity_key,
         depends_on=depends_on,
-        schema_version=registry.get(event_name).payload_version,
+        schema_version=spec.payload_version,
         trace=sanitize_trace(trace or {}),
         job_id=job_id,
     )
@@ -54,7 +69,6 @@ async def enqueue_job(
 class JobRequest:
     """One job of `enqueue_jobs`: the arguments `enqueue_job` takes for it."""
 
-    event_name: str
     payload: msgspec.Struct
     event_key: str
     entity_key: str | None
@@ -78,16 +92,17 @@ async def enqueue_jobs(
         raise NotInTransactionError("enqueue_jobs must run inside the caller's transaction")
     if not jobs:
         return []
+    specs = [event_of(registry, job.payload, None) for job in jobs]
     items = [
         enqueue_batch.BatchItem(
-            event_name=job.event_name,
-            payload_json=registry.encode(job.event_name, job.payload, check=False).decode(),
+            event_name=spec.name,
+            payload_json=registry.encode(spec.name, job.payload, check=False).decode(),
             event_key=job.event_key,
             entity_key=job.entity_key,
             depends_on=job.depends_on,
-            schema_version=registry.get(job.event_name).payload_version,
+            schema_version=spec.payload_version,
         )
-        for job in jobs
+        for job, spec in zip(jobs, specs, strict=True)
     ]
     enqueued = await enqueue_batch.enqueue_jobs(conn, items, trace=sanitize_trace(trace or {}))
     return [each.job for each in enqueued]

@@ -65,7 +65,6 @@ async def _rollover(
 ) -> None:
     await enqueue_job(
         conn,
-        event_name="api.tournament.rollover",
         payload=event,
         event_key=key,
         entity_key=edition_entity_key(event.edition_id),
@@ -132,11 +131,11 @@ async def _drain_transitions(
         results: list[TournamentCycleCompletedEvent]
         if row.event_type == "edition_rollover":
             rollover = outbox.decode_payload(row.payload, TournamentRolloverEvent)
-            event_name, key = "api.tournament.rollover", outbox.bootstrap_key(edition_id)
+            key = outbox.bootstrap_key(edition_id)
             payload, results = rollover, rollover.results
         elif row.event_type == "edition_results":
             deferred = outbox.decode_payload(row.payload, TournamentEditionResultsEvent)
-            event_name, key = "api.tournament.results", outbox.results_key(edition_id)
+            key = outbox.results_key(edition_id)
             payload, results = deferred, deferred.results
         else:
             # cycle_started / cycle_completed: allowed by the table, announced by nothing.
@@ -147,7 +146,6 @@ async def _drain_transitions(
             report.xp_grants += await grant_edition_rewards(conn, edition_id, results, trace)
         await enqueue_job(
             conn,
-            event_name=event_name,
             payload=payload,
             event_key=key,
             entity_key=edition_entity_key(edition_id),

@@ -74,7 +74,6 @@ async def reroll_active_cycle(
         started = await started_cycles(conn, current.edition_id, cycle_ids=[cycle_id])
         job = await enqueue_job(
             conn,
-            event_name="api.tournament.rollover",
             payload=TournamentRolloverEvent(edition_id=current.edition_id, started=started),
             event_key=outbox.reroll_key(cycle_id),
             entity_key=edition_entity_key(current.edition_id),

@@ -25,7 +25,6 @@ async def enqueue_tournament_review_card(
 ) -> JobStatusResponse:
     return await enqueue_job(
         conn,
-        event_name="api.tournament.completion.created",
         payload=TournamentCompletionCreatedEvent(
             completion_id=tournament_completion_id,
             cycle_id=cycle_id,

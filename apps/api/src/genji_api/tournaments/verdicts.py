@@ -38,7 +38,6 @@ async def _enqueue_verdict(
 ) -> JobStatusResponse:
     return await enqueue_job(
         conn,
-        event_name="api.tournament.verification.changed",
         payload=TournamentVerificationChangedEvent(
             tournament_completion_id=completion.id,
             transition_id=verdict_id,

@@ -115,7 +115,6 @@ async def apply_xp_grant(
 def xp_grant_job(event: XpGrantEvent) -> JobRequest:
     """The api.xp.grant job announcing `event`."""
     return JobRequest(
-        event_name="api.xp.grant",
         payload=event,
         event_key=xp_event_key(event.grant_id),
         entity_key=f"user:{event.user_id}",
@@ -148,7 +147,6 @@ async def grant_xp(
     job = xp_grant_job(event)
     status = await enqueue_job(
         conn,
-        event_name=job.event_name,
         payload=job.payload,
         event_key=job.event_key,
         entity_key=job.entity_key,

@@ -34,7 +34,7 @@ from genji_sdk.failures import (
     EffectUncertain,
     RateLimited,
 )
-from genji_sdk.sends import SendState
+from genji_sdk.sends import Mirror, SendState
 
 from genji_bot.api import JobApi
 from genji_bot.effects.checkpoints import Checkpoints
@@ -57,13 +57,6 @@ SENDS = "/internal/effects/sends"
 CLOCK_SKEW = timedelta(seconds=5)
 # How often a send whose reply was lost is repeated at once with its nonce.
 LOST_REPLY_REPEATS = 2
-
-
-class Mirror(msgspec.Struct, frozen=True):
-    """A domain column the API writes with the binding (kinds in genji_api.effects.mirrors)."""
-
-    kind: str
-    entity_id: int
 
 
 async def _post(api: JobApi, path: str, effect: str, body: dict[str, Any]) -> Any:

@@ -12,7 +12,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import msgspec
+from genji_sdk.completions import CompletionAnnouncement, CompletionXpResponse, PostUpvotes
+from genji_sdk.mastery import MasteryResponse
+from genji_sdk.newsfeed import NewsfeedCreatedResponse
+from genji_sdk.notifications import NotificationCreatedResponse
 from genji_sdk.payloads import (
     CompletionCreatedEvent,
     FailedAutoverifyEvent,
@@ -20,13 +23,13 @@ from genji_sdk.payloads import (
     VerificationChangedEvent,
     VerificationMessageDeleteEvent,
 )
+from genji_sdk.sends import Mirror
+from genji_sdk.users import SkillRankResponse
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, Forward, NotFound, Outgoing
-from genji_bot.effects.sends import Mirror
 from genji_bot.features.completions_cards import (
-    CompletionView,
     autoverification_notice,
     completion_card,
     mastery_message,
@@ -38,39 +41,9 @@ log = logging.getLogger("genji.bot.completions")
 RECORD_TYPES = frozenset({"Record", "World Record"})
 
 
-class _Created(msgspec.Struct, frozen=True):
-    id: int
-
-
-class _NewsfeedCreated(msgspec.Struct, frozen=True):
-    newsfeed_id: int
-
-
-class _Reward(msgspec.Struct, frozen=True):
-    xp_type: str | None
-    rank: int | None
-    granted: bool
-
-
-class _Mastery(msgspec.Struct, frozen=True):
-    map_name: str
-    level: str | None
-    earned: bool
-
-
-class _Rank(msgspec.Struct, frozen=True):
-    rank: str
-    ranked: bool
-
-
-class _PostUpvotes(msgspec.Struct, frozen=True):
-    completion_id: int
-    upvotes: int
-
-
-async def _view(job: JobRun, completion_id: int) -> CompletionView:
-    view: CompletionView = await job.api.get(
-        f"/completions/{completion_id}/announcement", CompletionView
+async def _view(job: JobRun, completion_id: int) -> CompletionAnnouncement:
+    view: CompletionAnnouncement = await job.api.get(
+        f"/completions/{completion_id}/announcement", CompletionAnnouncement
     )
     return view
 
@@ -89,7 +62,7 @@ async def _notify(
             "body": body,
             "metadata": meta,
         },
-        type=_Created,
+        type=NotificationCreatedResponse,
     )
 
 
@@ -100,7 +73,7 @@ async def _delete(job: JobRun, effect: str, channel_id: int, message_id: int) ->
     await job.step(effect, "after")
 
 
-@queue_consumer("api.completion.submission")
+@queue_consumer(CompletionCreatedEvent)
 async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> None:
     """Post the review card once; a run no longer pending gets none."""
     view = await _view(job, payload.completion_id)
@@ -129,7 +102,7 @@ async def submission_created(payload: CompletionCreatedEvent, job: JobRun) -> No
         await _delete(job, "delete:superseded-card", queue, sent.message_id)
 
 
-async def _announce(view: CompletionView, job: JobRun) -> None:
+async def _announce(view: CompletionAnnouncement, job: JobRun) -> None:
     channels = job.settings.channels
     # A run verified again keeps the card (and the upvotes) of its first verification.
     if view.message_id is None:
@@ -152,7 +125,7 @@ async def _announce(view: CompletionView, job: JobRun) -> None:
     if not view.official:
         return
     reward = await job.api.effect(
-        "POST", f"/completions/{view.id}/xp", "xp:verification", json={}, type=_Reward
+        "POST", f"/completions/{view.id}/xp", "xp:verification", json={}, type=CompletionXpResponse
     )
     if reward.xp_type in RECORD_TYPES and reward.rank is not None:
         await job.api.effect(
@@ -169,14 +142,14 @@ async def _announce(view: CompletionView, job: JobRun) -> None:
                 "name": view.name,
                 "difficulty": view.difficulty,
             },
-            type=_NewsfeedCreated,
+            type=NewsfeedCreatedResponse,
         )
     mastery = await job.api.effect(
         "POST",
         "/maps/mastery",
         "mastery:recompute",
         json={"user_id": view.user_id, "map_name": view.map_name},
-        type=_Mastery,
+        type=MasteryResponse,
     )
     if mastery.earned and mastery.level is not None:
         await _notify(
@@ -200,7 +173,7 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
     """Make the member hold the role of their current rank, read now, and no other skill role;
     a gained rank is announced (receipts keyed by the rank) before its role is given."""
     roles = job.settings.skill_roles
-    current = await job.api.get(f"/users/{user_id}/rank", _Rank)
+    current = await job.api.get(f"/users/{user_id}/rank", SkillRankResponse)
     rank = current.rank
     held = await job.port.member_roles(user_id)
     if held is None:
@@ -216,7 +189,7 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
             "/newsfeed",
             f"newsfeed:role:{rank}",
             json={"type": "role", "user_id": user_id, "name": name, "added": [rank]},
-            type=_NewsfeedCreated,
+            type=NewsfeedCreatedResponse,
         )
         await _notify(
             job,
@@ -233,7 +206,7 @@ async def _sync_skill_roles(job: JobRun, user_id: int, name: str) -> None:
         await job.step("roles:skill", "after")
 
 
-@queue_consumer("api.completion.verification")
+@queue_consumer(VerificationChangedEvent)
 async def verification_changed(payload: VerificationChangedEvent, job: JobRun) -> None:
     """Announce a verdict, unless the completion has had a newer one since."""
     view = await _view(job, payload.completion_id)
@@ -270,10 +243,10 @@ async def verification_changed(payload: VerificationChangedEvent, job: JobRun) -
     await _sync_skill_roles(job, view.user_id, view.name)
 
 
-@queue_consumer("api.completion.upvote")
+@queue_consumer(UpvoteUpdateEvent)
 async def upvote_milestone(payload: UpvoteUpdateEvent, job: JobRun) -> None:
     """Show the post's current count, and forward it once for this milestone."""
-    post = await job.api.get(f"/completions/upvoting/{payload.message_id}", _PostUpvotes)
+    post = await job.api.get(f"/completions/upvoting/{payload.message_id}", PostUpvotes)
     view = await _view(job, post.completion_id)
     channel = job.settings.channels.completions
     await job.step("edit:upvotes")
@@ -290,7 +263,7 @@ async def upvote_milestone(payload: UpvoteUpdateEvent, job: JobRun) -> None:
     )
 
 
-@queue_consumer("api.completion.verification.delete")
+@queue_consumer(VerificationMessageDeleteEvent)
 async def verification_message_deleted(
     payload: VerificationMessageDeleteEvent, job: JobRun
 ) -> None:
@@ -303,7 +276,7 @@ async def verification_message_deleted(
     )
 
 
-@queue_consumer("api.completion.autoverification.failed")
+@queue_consumer(FailedAutoverifyEvent)
 async def autoverification_failed(payload: FailedAutoverifyEvent, job: JobRun) -> None:
     """One staff notice per OCR decision (this job) in the job alerts channel."""
     await job.send(

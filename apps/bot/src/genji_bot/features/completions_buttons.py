@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 import msgspec
+from genji_sdk.completions import CompletionSubmission, UpvoteResponse
 from genji_sdk.jobs import JobStatus, JobStatusResponse
 
 from genji_bot.api import ApiClient, ApiConflict, ApiNotFound
@@ -43,20 +44,7 @@ UPVOTE_PATTERN = r"completion:upvote:v1:(?P<id>[0-9]{1,19})"
 UNKNOWN_RUN = "This run no longer exists; the card is out of date."
 
 
-class Submission(msgspec.Struct, frozen=True, kw_only=True):
-    """The part of GET /completions/{id}/submission a verdict press reads."""
-
-    id: int
-    state: str
-    verified_by: int | None = None
-    reason: str | None = None
-
-
-class Upvoted(msgspec.Struct, frozen=True, kw_only=True):
-    upvotes: int
-
-
-def decided(run: Submission, bot_user_id: int) -> str:
+def decided(run: CompletionSubmission, bot_user_id: int) -> str:
     """The answer for a review card whose run already has its verdict."""
     if run.state == "verified":
         return f"This run was already verified by <@{run.verified_by}>; nothing was changed."
@@ -80,7 +68,9 @@ def verdict_outcome(verified: bool, status: JobStatus) -> str:
 
 async def _decided_now(api: ApiClient, settings: BotSettings, completion_id: int) -> str:
     try:
-        run = msgspec.convert(await api.get(f"/completions/{completion_id}/submission"), Submission)
+        run = msgspec.convert(
+            await api.get(f"/completions/{completion_id}/submission"), CompletionSubmission
+        )
     except REFUSALS as error:
         return refusal(error, gone=UNKNOWN_RUN)
     return decided(run, settings.bot_user_id)
@@ -100,7 +90,9 @@ async def press_verdict(
     if not may_moderate(settings, who):
         return NOT_A_MODERATOR
     try:
-        run = msgspec.convert(await api.get(f"/completions/{completion_id}/submission"), Submission)
+        run = msgspec.convert(
+            await api.get(f"/completions/{completion_id}/submission"), CompletionSubmission
+        )
     except REFUSALS as error:
         return refusal(error, gone=UNKNOWN_RUN)
     if run.state != "pending":
@@ -138,7 +130,7 @@ async def press_upvote(api: ApiClient, who: Presser) -> str:
             "/completions/upvoting",
             json={"user_id": who.user_id, "message_id": who.message_id},
         )
-        upvoted = msgspec.convert(body, Upvoted)
+        upvoted = msgspec.convert(body, UpvoteResponse)
     except REFUSALS as error:
         return refusal(
             error,

@@ -10,35 +10,11 @@ from __future__ import annotations
 import json
 
 import msgspec
+from genji_sdk.completions import CompletionAnnouncement
 from genji_sdk.payloads import FailedAutoverifyEvent
 
 from genji_bot.effects import limits
 from genji_bot.effects.port import Button, Embed, Field, Outgoing
-
-
-class CompletionView(msgspec.Struct, frozen=True, kw_only=True):
-    """The completion as the API reads it (GET /completions/{id}/announcement)."""
-
-    id: int
-    code: str
-    map_name: str
-    official: bool
-    difficulty: str | None
-    user_id: int
-    name: str
-    time: float
-    screenshot: str
-    video: str | None
-    state: str
-    completion: bool
-    verified_by: int | None
-    verified_by_name: str | None
-    reason: str | None
-    verification_id: int | None
-    message_id: int | None
-    latest_transition_id: int | None
-    rank: int | None
-    upvotes: int
 
 
 def verify_id(completion_id: int) -> str:
@@ -53,7 +29,7 @@ def upvote_id(completion_id: int) -> str:
     return f"completion:upvote:v1:{completion_id}"
 
 
-def _fields(view: CompletionView) -> tuple[Field, ...]:
+def _fields(view: CompletionAnnouncement) -> tuple[Field, ...]:
     fields = [
         Field("Code", view.code, inline=True),
         Field("Map", view.map_name, inline=True),
@@ -67,7 +43,7 @@ def _fields(view: CompletionView) -> tuple[Field, ...]:
     return tuple(fields)
 
 
-def verification_card(view: CompletionView) -> Outgoing:
+def verification_card(view: CompletionAnnouncement) -> Outgoing:
     return Outgoing(
         embed=Embed(title="New Submission", fields=_fields(view), image_url=view.screenshot),
         buttons=(
@@ -77,7 +53,7 @@ def verification_card(view: CompletionView) -> Outgoing:
     )
 
 
-def completion_card(view: CompletionView, upvotes: int) -> Outgoing:
+def completion_card(view: CompletionAnnouncement, upvotes: int) -> Outgoing:
     footer = f"Verified by {view.verified_by_name}" if view.verified_by_name else ""
     return Outgoing(
         embed=Embed(

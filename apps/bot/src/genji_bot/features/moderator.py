@@ -9,27 +9,28 @@ from __future__ import annotations
 
 import logging
 
+from genji_sdk.map_edits import MapEditResponse
 from genji_sdk.payloads import MapEditCreatedEvent, MapEditResolvedEvent
+from genji_sdk.sends import Mirror, MirrorKind
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel
-from genji_bot.effects.sends import Mirror
-from genji_bot.features.moderator_cards import MapEdit, verification_card
+from genji_bot.features.moderator_cards import verification_card
 
 log = logging.getLogger("genji.bot.moderator")
 
 CARD = "verification-card"
 CARD_DELETE = "verification-card-delete"
-MESSAGE_MIRROR = "map_edit.verification_message"
+MESSAGE_MIRROR: MirrorKind = "map_edit.verification_message"
 
 
-async def _edit(job: JobRun, edit_request_id: int) -> MapEdit:
-    edit: MapEdit = await job.api.get(f"/maps/map-edits/{edit_request_id}", MapEdit)
+async def _edit(job: JobRun, edit_request_id: int) -> MapEditResponse:
+    edit: MapEditResponse = await job.api.get(f"/maps/map-edits/{edit_request_id}", MapEditResponse)
     return edit
 
 
-@queue_consumer("api.map_edit.created")
+@queue_consumer(MapEditCreatedEvent)
 async def map_edit_created(payload: MapEditCreatedEvent, job: JobRun) -> None:
     edit = await _edit(job, payload.edit_request_id)
     if edit.accepted is not None:
@@ -50,7 +51,7 @@ async def map_edit_created(payload: MapEditCreatedEvent, job: JobRun) -> None:
         )
 
 
-@queue_consumer("api.map_edit.resolved")
+@queue_consumer(MapEditResolvedEvent)
 async def map_edit_resolved(payload: MapEditResolvedEvent, job: JobRun) -> None:
     edit = await _edit(job, payload.edit_request_id)
     if edit.message_id is None:

@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-import msgspec
+from genji_sdk.map_edits import MapEditResponse
 
 from genji_bot.effects.port import NO_MENTIONS, Button, Embed, Field, Outgoing
-
-
-class MapEdit(msgspec.Struct, frozen=True, kw_only=True):
-    """The fields of GET /maps/map-edits/{id} the handlers use."""
-
-    id: int
-    code: str
-    proposed_changes: dict[str, Any]
-    reason: str
-    created_by: int
-    created_at: datetime
-    message_id: int | None
-    accepted: bool | None
 
 
 def _changes(proposed: dict[str, Any]) -> str:
@@ -29,7 +15,7 @@ def _changes(proposed: dict[str, Any]) -> str:
     )
 
 
-def verification_card(edit: MapEdit) -> Outgoing:
+def verification_card(edit: MapEditResponse) -> Outgoing:
     return Outgoing(
         embed=Embed(
             title="Map Edit Request",

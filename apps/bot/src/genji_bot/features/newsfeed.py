@@ -10,28 +10,23 @@ bound by the newsfeed entry and its destination (`newsfeed:<id>`), so a replay r
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
-import msgspec
+from genji_sdk.maps import MapPlaytestView
+from genji_sdk.newsfeed import NewsfeedEntryResponse
 from genji_sdk.payloads import NewsfeedDispatchEvent
+from genji_sdk.playtests import PlaytestStateResponse
 
 from genji_bot.api import ApiNotFound
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NotFound
-from genji_bot.features.newsfeed_cards import PlaytestView, newsfeed_card
-from genji_bot.features.playtest_cards import PlaytestState, playtest_view
+from genji_bot.features.newsfeed_cards import newsfeed_card
+from genji_bot.features.playtest_cards import playtest_view
 
 log = logging.getLogger("genji.bot.newsfeed")
 
 IN_PLAYTEST = "In Progress"
 _THREAD_TYPES = frozenset({"map_edit", "guide"})
-
-
-class NewsfeedEntry(msgspec.Struct, frozen=True):
-    id: int
-    timestamp: datetime
-    payload: dict[str, Any]
 
 
 def _map_code(entry: dict[str, Any]) -> str:
@@ -42,12 +37,12 @@ def _map_code(entry: dict[str, Any]) -> str:
     return str(entry["code"])
 
 
-async def _playtest_thread(job: JobRun, entry: dict[str, Any]) -> PlaytestView | None:
+async def _playtest_thread(job: JobRun, entry: dict[str, Any]) -> MapPlaytestView | None:
     if entry["type"] not in _THREAD_TYPES:
         return None
     try:
-        view: PlaytestView = await job.api.get(
-            f"/maps/{_map_code(entry)}/playtest-view", PlaytestView
+        view: MapPlaytestView = await job.api.get(
+            f"/maps/{_map_code(entry)}/playtest-view", MapPlaytestView
         )
     except ApiNotFound:
         return None
@@ -56,14 +51,14 @@ async def _playtest_thread(job: JobRun, entry: dict[str, Any]) -> PlaytestView |
     return view
 
 
-async def _refresh_starter(job: JobRun, view: PlaytestView) -> None:
+async def _refresh_starter(job: JobRun, view: MapPlaytestView) -> None:
     assert view.thread_id is not None
     effect = f"thread-view:{view.thread_id}"
     await job.step(effect)
     try:
         # A forum thread's starter message has the thread's id.
-        state: PlaytestState = await job.api.get(
-            f"/maps/playtests/threads/{view.thread_id}", PlaytestState
+        state: PlaytestStateResponse = await job.api.get(
+            f"/maps/playtests/threads/{view.thread_id}", PlaytestStateResponse
         )
         await job.port.edit(view.thread_id, view.thread_id, playtest_view(state))
     except NotFound:
@@ -71,10 +66,12 @@ async def _refresh_starter(job: JobRun, view: PlaytestView) -> None:
     await job.step(effect, "after")
 
 
-@queue_consumer("api.newsfeed.create")
+@queue_consumer(NewsfeedDispatchEvent)
 async def newsfeed_created(event: NewsfeedDispatchEvent, job: JobRun) -> None:
     try:
-        found: NewsfeedEntry = await job.api.get(f"/newsfeed/{event.newsfeed_id}", NewsfeedEntry)
+        found: NewsfeedEntryResponse = await job.api.get(
+            f"/newsfeed/{event.newsfeed_id}", NewsfeedEntryResponse
+        )
     except ApiNotFound:
         log.warning("newsfeed entry %s does not exist; nothing to post", event.newsfeed_id)
         return

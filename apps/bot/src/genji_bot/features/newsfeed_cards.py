@@ -5,21 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from genji_bot.effects.port import Embed, Field, Outgoing
-
-
-class PlaytestView(msgspec.Struct, frozen=True):
-    """A map's playtest state, as GET /maps/{code}/playtest-view returns it."""
-
-    code: str
-    map_name: str
-    playtesting: str
-    difficulty: str | None
-    creators: list[str]
-    playtest_id: int | None
-    thread_id: int | None
 
 
 def _codes(codes: list[str]) -> str:

@@ -83,7 +83,7 @@ async def _ping(job: JobRun, event: NotificationDeliveryEvent) -> None:
     await _record(job, event, "discord_ping", "delivered")
 
 
-@queue_consumer("api.notification.delivery")
+@queue_consumer(NotificationDeliveryEvent)
 async def deliver_notification(event: NotificationDeliveryEvent, job: JobRun) -> None:
     if event.user_id < MIN_DISCORD_ID:
         log.info("notification %s: user %s is not a Discord account", event.event_id, event.user_id)

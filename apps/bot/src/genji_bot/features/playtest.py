@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 import msgspec
+from genji_sdk.notifications import NotificationCreatedResponse
 from genji_sdk.payloads import (
     DifficultyAll,
     PlaytestApprovedEvent,
@@ -23,21 +24,15 @@ from genji_sdk.payloads import (
     PlaytestVoteCastEvent,
     PlaytestVoteRemovedEvent,
 )
+from genji_sdk.playtests import PlaytestStateResponse
+from genji_sdk.sends import Mirror
 from genji_sdk.views import OpenView
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel, NewForumThread, NotFound
-from genji_bot.effects.sends import Mirror
 from genji_bot.features import playtest_cards as cards
-from genji_bot.features.playtest_cards import PlaytestState
 
 log = logging.getLogger(__name__)
-
-
-class NotificationCreated(msgspec.Struct, frozen=True):
-    id: int
-    job_status: dict[str, object] | None
-    """None when the user takes this notification on no Discord channel."""
 
 
 def transition_id(job: JobRun) -> int:
@@ -45,12 +40,14 @@ def transition_id(job: JobRun) -> int:
     return int(job.context.event_key.rsplit(":", 1)[1])
 
 
-async def _by_thread(job: JobRun, thread_id: int) -> PlaytestState:
-    state: PlaytestState = await job.api.get(f"/maps/playtests/threads/{thread_id}", PlaytestState)
+async def _by_thread(job: JobRun, thread_id: int) -> PlaytestStateResponse:
+    state: PlaytestStateResponse = await job.api.get(
+        f"/maps/playtests/threads/{thread_id}", PlaytestStateResponse
+    )
     return state
 
 
-async def _refresh_view(job: JobRun, state: PlaytestState, thread_id: int) -> None:
+async def _refresh_view(job: JobRun, state: PlaytestStateResponse, thread_id: int) -> None:
     """Re-render the starter message (the thread's first message shares its id)."""
     await job.step("thread:view")
     try:
@@ -60,7 +57,9 @@ async def _refresh_view(job: JobRun, state: PlaytestState, thread_id: int) -> No
     await job.step("thread:view", "after")
 
 
-async def _close_thread(job: JobRun, state: PlaytestState, thread_id: int, status: str) -> None:
+async def _close_thread(
+    job: JobRun, state: PlaytestStateResponse, thread_id: int, status: str
+) -> None:
     await job.step("thread:close")
     job.views.retire(thread_id)
     try:
@@ -72,7 +71,7 @@ async def _close_thread(job: JobRun, state: PlaytestState, thread_id: int, statu
     await job.step("thread:close", "after")
 
 
-async def _delete_verification(job: JobRun, state: PlaytestState) -> None:
+async def _delete_verification(job: JobRun, state: PlaytestStateResponse) -> None:
     if state.verification_id is None:
         return
     await job.step("verification:delete")
@@ -81,11 +80,11 @@ async def _delete_verification(job: JobRun, state: PlaytestState) -> None:
 
 
 async def _notify_creator(
-    job: JobRun, state: PlaytestState, thread_id: int, notice: tuple[str, str]
+    job: JobRun, state: PlaytestStateResponse, thread_id: int, notice: tuple[str, str]
 ) -> None:
     """One playtest_update notification; in the thread when the creator takes none on Discord."""
     title, body = notice
-    created: NotificationCreated = await job.api.effect(
+    created: NotificationCreatedResponse = await job.api.effect(
         "POST",
         "/notifications/events",
         "notification:creator",
@@ -97,13 +96,13 @@ async def _notify_creator(
             "discord_message": body,
             "metadata": {"playtest_id": state.id, "code": state.code},
         },
-        type=NotificationCreated,
+        type=NotificationCreatedResponse,
     )
     if created.job_status is None:
         await job.send("thread:notice", Channel(thread_id), cards.thread_notice(state, title, body))
 
 
-def _superseded(job: JobRun, state: PlaytestState, kinds: tuple[str, ...]) -> bool:
+def _superseded(job: JobRun, state: PlaytestStateResponse, kinds: tuple[str, ...]) -> bool:
     """True (and logged) unless this job's transition is the playtest's verdict."""
     verdict = state.verdict
     if verdict is not None and verdict.id == transition_id(job) and verdict.kind in kinds:
@@ -118,10 +117,10 @@ def _superseded(job: JobRun, state: PlaytestState, kinds: tuple[str, ...]) -> bo
     return True
 
 
-@queue_consumer("api.playtest.create")
+@queue_consumer(PlaytestCreatedEvent)
 async def playtest_created(payload: PlaytestCreatedEvent, job: JobRun) -> None:
-    state: PlaytestState = await job.api.get(
-        f"/maps/playtests/{payload.playtest_id}", PlaytestState
+    state: PlaytestStateResponse = await job.api.get(
+        f"/maps/playtests/{payload.playtest_id}", PlaytestStateResponse
     )
     if state.completed:
         log.info("playtest %s closed before its thread was made; nothing to do", state.id)
@@ -168,12 +167,12 @@ async def _vote_changed(job: JobRun, thread_id: int, voter_id: int, cast: float 
     await _refresh_view(job, state, thread_id)
 
 
-@queue_consumer("api.playtest.vote.cast")
+@queue_consumer(PlaytestVoteCastEvent)
 async def vote_cast(payload: PlaytestVoteCastEvent, job: JobRun) -> None:
     await _vote_changed(job, payload.thread_id, payload.voter_id, payload.difficulty_value)
 
 
-@queue_consumer("api.playtest.vote.remove")
+@queue_consumer(PlaytestVoteRemovedEvent)
 async def vote_removed(payload: PlaytestVoteRemovedEvent, job: JobRun) -> None:
     await _vote_changed(job, payload.thread_id, payload.voter_id, None)
 
@@ -217,17 +216,17 @@ async def _accepted(job: JobRun, thread_id: int, difficulty: DifficultyAll) -> N
     await _delete_verification(job, state)
 
 
-@queue_consumer("api.playtest.approve")
+@queue_consumer(PlaytestApprovedEvent)
 async def playtest_approved(payload: PlaytestApprovedEvent, job: JobRun) -> None:
     await _accepted(job, payload.thread_id, payload.difficulty)
 
 
-@queue_consumer("api.playtest.force_accept")
+@queue_consumer(PlaytestForceAcceptedEvent)
 async def playtest_force_accepted(payload: PlaytestForceAcceptedEvent, job: JobRun) -> None:
     await _accepted(job, payload.thread_id, payload.difficulty)
 
 
-@queue_consumer("api.playtest.force_deny")
+@queue_consumer(PlaytestForceDeniedEvent)
 async def playtest_force_denied(payload: PlaytestForceDeniedEvent, job: JobRun) -> None:
     state = await _by_thread(job, payload.thread_id)
     if _superseded(job, state, ("force_deny",)):
@@ -237,7 +236,7 @@ async def playtest_force_denied(payload: PlaytestForceDeniedEvent, job: JobRun) 
     await _delete_verification(job, state)
 
 
-@queue_consumer("api.playtest.reset")
+@queue_consumer(PlaytestResetEvent)
 async def playtest_reset(payload: PlaytestResetEvent, job: JobRun) -> None:
     state = await _by_thread(job, payload.thread_id)
     latest = state.last_reset

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import discord
-import msgspec
+from genji_sdk.playtests import PlaytestStateResponse
 
 from genji_bot.api import ApiClient
 from genji_bot.discord.components import dynamic_item
@@ -19,14 +19,6 @@ VOTE_PATTERN = r"playtest:vote:v1:(?P<id>[0-9]{1,19})"
 UNKNOWN_PLAYTEST = "This playtest no longer exists; the message is out of date."
 CLOSED = "This playtest is closed; votes are no longer taken."
 BAD_DIFFICULTY = "Give a difficulty from 0 to 10 (for example 6.5); nothing was recorded."
-
-
-class Playtest(msgspec.Struct, frozen=True, kw_only=True):
-    """The part of GET /maps/playtests/{id} a vote reads."""
-
-    id: int
-    thread_id: int | None
-    completed: bool
 
 
 def difficulty_of(value: str) -> float | None:
@@ -44,7 +36,7 @@ async def press_vote(api: ApiClient, playtest_id: int, who: Presser, value: str)
     if value and difficulty is None:
         return BAD_DIFFICULTY
     try:
-        playtest = msgspec.convert(await api.get(f"/maps/playtests/{playtest_id}"), Playtest)
+        playtest = await api.read(f"/maps/playtests/{playtest_id}", PlaytestStateResponse)
         if playtest.completed or playtest.thread_id is None:
             return CLOSED
         path = f"/maps/playtests/{playtest.thread_id}/vote/{who.user_id}"

@@ -4,28 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import msgspec
 from genji_sdk.payloads import (
     TournamentCompletionCreatedEvent,
     TournamentCycleCompletedEvent,
     TournamentCycleStartedEvent,
     TournamentRolloverEvent,
 )
+from genji_sdk.tournaments import TournamentCategoryResponse
 
 from genji_bot.effects.port import NO_MENTIONS, Button, Embed, Field, Mentions, Outgoing
 
 PODIUM = ("🥇", "🥈", "🥉")
 REROLL_KEY_PREFIX = "tournament:active-reroll:"
-
-
-class TournamentCategory(msgspec.Struct, frozen=True, kw_only=True):
-    """The fields of GET /tournaments/categories/{id} the handlers use."""
-
-    id: int
-    name: str
-    champion_role_id: int | None
-    champion_user_id: int | None
-    former_champion_user_ids: list[int]
 
 
 def review_card(event: TournamentCompletionCreatedEvent) -> Outgoing:
@@ -50,7 +40,7 @@ def review_card(event: TournamentCompletionCreatedEvent) -> Outgoing:
     )
 
 
-def _name(categories: Mapping[int, TournamentCategory], category_id: int) -> str:
+def _name(categories: Mapping[int, TournamentCategoryResponse], category_id: int) -> str:
     category = categories.get(category_id)
     return category.name if category else f"Category {category_id}"
 
@@ -70,7 +60,8 @@ def _started(started: TournamentCycleStartedEvent) -> str:
 
 
 def _result_fields(
-    results: Sequence[TournamentCycleCompletedEvent], categories: Mapping[int, TournamentCategory]
+    results: Sequence[TournamentCycleCompletedEvent],
+    categories: Mapping[int, TournamentCategoryResponse],
 ) -> list[Field]:
     return [Field(_name(categories, r.category_id), _podium(r)) for r in results]
 
@@ -98,7 +89,7 @@ def _rollover_title(event: TournamentRolloverEvent, event_key: str) -> str:
 def rollover_announcement(
     event: TournamentRolloverEvent,
     event_key: str,
-    categories: Mapping[int, TournamentCategory],
+    categories: Mapping[int, TournamentCategoryResponse],
     ping_role_id: int | None,
 ) -> Outgoing:
     fields = _result_fields(event.results, categories)
@@ -119,7 +110,7 @@ def rollover_announcement(
 
 def results_card(
     results: Sequence[TournamentCycleCompletedEvent],
-    categories: Mapping[int, TournamentCategory],
+    categories: Mapping[int, TournamentCategoryResponse],
     ping_role_id: int | None,
 ) -> Outgoing:
     content, mentions = _mentions(results, ping_role_id)

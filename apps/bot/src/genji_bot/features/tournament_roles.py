@@ -12,10 +12,10 @@ import logging
 from collections.abc import Iterable
 
 from genji_sdk.failures import DependencyUnavailable
+from genji_sdk.tournaments import TournamentCategoryResponse
 
 from genji_bot.consumers import JobRun
 from genji_bot.effects.port import Forbidden, NotFound, NotSent, Refused
-from genji_bot.features.tournament_cards import TournamentCategory
 
 log = logging.getLogger("genji.bot.tournaments")
 
@@ -39,7 +39,7 @@ async def _set(job: JobRun, user_id: int, role_id: int, *, holds: bool) -> None:
 
 
 async def reconcile_champion(
-    job: JobRun, edition_id: int, category: TournamentCategory, announced: Iterable[int]
+    job: JobRun, edition_id: int, category: TournamentCategoryResponse, announced: Iterable[int]
 ) -> None:
     """Make the current champion the only holder among former and announced winners."""
     role_id = category.champion_role_id

@@ -22,12 +22,12 @@ from genji_sdk.payloads import (
     TournamentRolloverEvent,
     TournamentVerificationChangedEvent,
 )
+from genji_sdk.sends import Mirror, MirrorKind
+from genji_sdk.tournaments import TournamentCategoryResponse
 
 from genji_bot.consumers import JobRun, queue_consumer
 from genji_bot.effects.port import Channel
-from genji_bot.effects.sends import Mirror
 from genji_bot.features.tournament_cards import (
-    TournamentCategory,
     results_card,
     review_card,
     rollover_announcement,
@@ -37,10 +37,10 @@ from genji_bot.features.tournament_roles import reconcile_champion
 log = logging.getLogger("genji.bot.tournaments")
 
 REVIEW_CARD = "verification-card"
-REVIEW_MIRROR = "tournament_completion.verification_message"
+REVIEW_MIRROR: MirrorKind = "tournament_completion.verification_message"
 
 
-@queue_consumer("api.tournament.completion.created")
+@queue_consumer(TournamentCompletionCreatedEvent)
 async def tournament_completion_created(
     payload: TournamentCompletionCreatedEvent, job: JobRun
 ) -> None:
@@ -52,7 +52,7 @@ async def tournament_completion_created(
     )
 
 
-@queue_consumer("api.tournament.verification.changed")
+@queue_consumer(TournamentVerificationChangedEvent)
 async def tournament_verification_changed(
     payload: TournamentVerificationChangedEvent, job: JobRun
 ) -> None:
@@ -64,11 +64,11 @@ async def tournament_verification_changed(
     )
 
 
-async def _categories(job: JobRun, ids: Sequence[int]) -> dict[int, TournamentCategory]:
-    categories: dict[int, TournamentCategory] = {}
+async def _categories(job: JobRun, ids: Sequence[int]) -> dict[int, TournamentCategoryResponse]:
+    categories: dict[int, TournamentCategoryResponse] = {}
     for category_id in sorted(set(ids)):
         categories[category_id] = await job.api.get(
-            f"/tournaments/categories/{category_id}", TournamentCategory
+            f"/tournaments/categories/{category_id}", TournamentCategoryResponse
         )
     return categories
 
@@ -77,14 +77,14 @@ async def _champions(
     job: JobRun,
     edition_id: int,
     results: Sequence[TournamentCycleCompletedEvent],
-    categories: dict[int, TournamentCategory],
+    categories: dict[int, TournamentCategoryResponse],
 ) -> None:
     for result in results:
         announced = [result.winner_user_id] if result.winner_user_id is not None else []
         await reconcile_champion(job, edition_id, categories[result.category_id], announced)
 
 
-@queue_consumer("api.tournament.rollover")
+@queue_consumer(TournamentRolloverEvent)
 async def tournament_rollover(payload: TournamentRolloverEvent, job: JobRun) -> None:
     if not payload.results and not payload.started and not payload.results_pending:
         log.info("rollover of edition %d announces nothing", payload.edition_id)
@@ -101,7 +101,7 @@ async def tournament_rollover(payload: TournamentRolloverEvent, job: JobRun) -> 
     )
 
 
-@queue_consumer("api.tournament.results")
+@queue_consumer(TournamentEditionResultsEvent)
 async def tournament_results(payload: TournamentEditionResultsEvent, job: JobRun) -> None:
     if not payload.results:
         log.info("results of edition %d are empty", payload.edition_id)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import msgspec
+from genji_sdk.lootbox import KeyGrantResponse, XpTier, XpTierChange
+from genji_sdk.notifications import PreferenceResponse
 from genji_sdk.payloads import NotificationEventType, XpGrantEvent
 
 from genji_bot.consumers import JobRun, queue_consumer
@@ -28,40 +29,10 @@ log = logging.getLogger("genji.bot.xp")
 PRESTIGE_KEYS = 15
 
 
-class Tier(msgspec.Struct, frozen=True):
-    xp: int
-    rank: int
-    prestige: int
-    main_tier: int
-    main_tier_name: str
-    sub_tier: int
-    sub_tier_name: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.main_tier_name} {self.sub_tier_name}"
-
-
-class TierChange(msgspec.Struct, frozen=True):
-    old: Tier
-    new: Tier
-    rank_change: bool
-    prestige_change: bool
-
-
-class Preference(msgspec.Struct, frozen=True):
-    channels: dict[str, bool]
-
-
-class KeyGranted(msgspec.Struct, frozen=True):
-    key_id: int
-    granted: bool
-
-
 async def _pings(job: JobRun, user_id: int, event_type: NotificationEventType) -> bool:
     """Whether the user wants to be mentioned for this event type."""
-    preference: Preference = await job.api.get(
-        f"/notifications/users/{user_id}/preferences/{event_type}", Preference
+    preference: PreferenceResponse = await job.api.get(
+        f"/notifications/users/{user_id}/preferences/{event_type}", PreferenceResponse
     )
     return preference.channels.get("discord_ping", False)
 
@@ -95,12 +66,12 @@ async def _grant_keys(job: JobRun, grant: XpGrantEvent, kind: str, qualifiers: l
             f"/lootbox/users/{grant.user_id}/keys",
             f"keys:{kind}:{qualifier}",
             json={"grant_key": f"xp:{grant.grant_id}:{kind}", "item": item},
-            type=KeyGranted,
+            type=KeyGrantResponse,
         )
 
 
 async def _reconcile_roles(job: JobRun, user_id: int) -> None:
-    current: Tier = await job.api.get(f"/lootbox/users/{user_id}/tier", Tier)
+    current: XpTier = await job.api.get(f"/lootbox/users/{user_id}/tier", XpTier)
     roles = job.settings.rank_roles
     wanted = {roles.main_tiers[current.main_tier]}
     if current.prestige > 0 and roles.prestige:
@@ -115,7 +86,7 @@ async def _reconcile_roles(job: JobRun, user_id: int) -> None:
     await job.step("roles:rank", "after")
 
 
-@queue_consumer("api.xp.grant")
+@queue_consumer(XpGrantEvent)
 async def xp_granted(grant: XpGrantEvent, job: JobRun) -> None:
     if await job.port.member_roles(grant.user_id) is None:
         log.info("grant %s: user %s is not a guild member; skipped", grant.grant_id, grant.user_id)
@@ -127,9 +98,9 @@ async def xp_granted(grant: XpGrantEvent, job: JobRun) -> None:
     mention = await _pings(job, grant.user_id, "xp_gain")
     await job.send("message:xp", xp_channel, xp_cards.xp_gain(grant, mention=mention))
 
-    change: TierChange = await job.api.get(
+    change: XpTierChange = await job.api.get(
         "/lootbox/xp/tier",
-        TierChange,
+        XpTierChange,
         params={"old_xp": grant.previous_amount, "new_xp": grant.new_amount},
     )
     if change.prestige_change:
