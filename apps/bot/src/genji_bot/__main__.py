@@ -2,7 +2,7 @@
 
 Exit statuses: 0 after a drained stop; 1 when the worker or the Discord connection died (restart
 it); 2 when a restart will not help: no token, a token Discord refuses, a gateway closed for
-good, a missing setting, or a queue login that fails.
+good, a missing or malformed setting (GENJI_QUEUE_* included), or a queue login that fails.
 
 Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
 same queue worker and handlers with the recorder in place of Discord. SENTRY_DSN turns on Sentry
@@ -16,7 +16,7 @@ import logging
 import os
 import sys
 
-from genji_worker.process import QueueLoginError, queue_dsn
+from genji_worker.process import QueueLoginError, queue_dsn, settings_problem
 from genji_worker.sentry_setup import init_sentry
 
 from genji_bot.discord.client import EXIT_LOGIN, run_bot
@@ -39,6 +39,10 @@ def main() -> int:
         settings = bot_settings_from_env()
     except MissingSetting as error:
         print(error, file=sys.stderr)
+        return EXIT_LOGIN
+    problem = settings_problem()
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_LOGIN
     init_sentry("bot")
     try:
