@@ -10,8 +10,10 @@ workers := env_var_or_default("TEST_WORKERS", "3")
 parallel := "-n " + workers + " --dist loadgroup"
 
 # Install everything, start PostgreSQL (or use DATABASE_URL), migrate, run the stack until Ctrl-C.
+# The project's interpreter runs the stack directly: `just` forwards SIGTERM to it, and no `uv run`
+# in between delivers Ctrl-C a second time.
 up: deps
-    uv run --frozen python -m genji_api.local_stack
+    exec "$(uv run --frozen python -c 'import sys; print(sys.executable)')" -m genji_devstack.local_stack
 
 # Install everything and run every test, lint and type check.
 test: deps check-lock lint

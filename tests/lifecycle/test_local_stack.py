@@ -1,4 +1,4 @@
-"""`just up` (genji_api.local_stack): each stack has its own stand-in of Discord, serves the API
+"""`just up` (genji_devstack.local_stack): each stack has its own stand-in of Discord, serves the API
 with the key it prints, runs the real bot client connected to that stand-in with a key of its
 own, and prints the PIDs an operator signals instead of matching processes by name."""
 
@@ -15,9 +15,9 @@ from uuid import uuid4
 
 import httpx
 import pytest
-from genji_api.local_stack import BOT_USER_ID
 from genji_bot.settings import BotSettings, Channels
 from genji_devstack.discord_standin.control import StandInControl
+from genji_devstack.local_stack.stack import BOT_USER_ID
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
 from harness import eventually
 
@@ -38,19 +38,19 @@ COMMANDS = {
     "ocr": "genji_devstack.fake_ocr",
     "standin": "-m genji_devstack.discord_standin serve --port",
 }
-API = re.compile(r"^API: (http://\S+)", re.MULTILINE)
-KEY = re.compile(r"^local API key \(superuser\) in (\S+): KEY=", re.MULTILINE)
-STANDIN = re.compile(
-    r"^no DISCORD_TOKEN: the bot talks to the Discord stand-in at (http://127\.0\.0\.1:\d+)$",
-    re.MULTILINE,
-)
+API = re.compile(r"^export URL=(http://\S+)$", re.MULTILINE)
+KEY = re.compile(r"^export KEY_FILE=(\S+)$", re.MULTILINE)
 REPORT = re.compile(
-    r"^list what it holds: (uv run --frozen python -m genji_devstack\.discord_standin "
-    r"report --url (\S+))$",
+    r"^(uv run --frozen python -m genji_devstack\.discord_standin "
+    r"report --url (http://127\.0\.0\.1:\d+))  # what the Discord stand-in holds$",
     re.MULTILINE,
 )
+STANDIN = REPORT
 
-VIEW = re.compile(r"^local view of Discord: (http://127\.0\.0\.1:\d+)/_standin/view$", re.MULTILINE)
+VIEW = re.compile(
+    r"^# local view of Discord in a browser: (http://127\.0\.0\.1:\d+)/_standin/view$",
+    re.MULTILINE,
+)
 
 
 @dataclass
@@ -69,7 +69,7 @@ class LocalStack:
     def standin(self) -> str:
         match = STANDIN.search(self.text())
         assert match, self.text()
-        return match.group(1)
+        return match.group(2)
 
 
 def start(tmp: Path, name: str) -> LocalStack:
@@ -81,7 +81,7 @@ def start(tmp: Path, name: str) -> LocalStack:
     output = tmp / f"{name}.out"
     with output.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "genji_api.local_stack"],
+            [sys.executable, "-m", "genji_devstack.local_stack"],
             env={**env, "PYTHONUNBUFFERED": "1"},
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -21,7 +21,8 @@ from harness import FAST_SETTINGS, Stack, eventually
 pytestmark = [pytest.mark.queue, pytest.mark.alone]
 
 DURABLE = "fsync=on synchronous_commit=on full_page_writes=on"
-READY = re.compile(r"^database ready: PGPASSFILE=(\S+) psql (\S+)$", re.MULTILINE)
+PASSFILE = re.compile(r"^export PGPASSFILE=(\S+)$", re.MULTILINE)
+DATABASE_URL = re.compile(r"^export DATABASE_URL=(\S+)$", re.MULTILINE)
 
 
 async def _settings(conn: asyncpg.Connection) -> str:
@@ -58,7 +59,7 @@ def _just_up(log: Path, queue_password: str) -> subprocess.Popen[bytes]:
     }
     with log.open("wb") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "genji_api.local_stack"],
+            [sys.executable, "-m", "genji_devstack.local_stack"],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -76,11 +77,13 @@ async def test_q15_just_up_is_durable_with_production_logins(tmp_path: Path) -> 
     up = _just_up(log, queue_password)
     try:
 
-        async def ready() -> re.Match[str] | None:
+        async def ready() -> tuple[str, str] | None:
             assert up.poll() is None, log.read_text()
-            return READY.search(log.read_text())
+            passfile, dsn = PASSFILE.search(log.read_text()), DATABASE_URL.search(log.read_text())
+            return (passfile.group(1), dsn.group(1)) if passfile and dsn else None
 
-        passfile, dsn = (await eventually(ready, 60, "`just up` to print its psql line")).groups()
+        passfile, dsn = await eventually(ready, 90, "`just up` to print its exports")
+        assert ":" not in dsn.split("//", 1)[1].split("@", 1)[0], "a password in DATABASE_URL"
         owner_password = _pgpass_password(passfile)
         conn = await asyncpg.connect(dsn, passfile=passfile)
         try:

@@ -1,9 +1,10 @@
 """`python -m genji_api`: the HTTP API (uvicorn) with the API worker in the same process.
 
 API_HOST / API_PORT choose where it listens (127.0.0.1:8000); GENJI_API_WORKER=0 serves HTTP
-only. A worker that dies takes the process down, so its manager restarts it. SENTRY_DSN turns
-on Sentry (genji_worker.sentry_setup). GENJI_LOG_FORMAT=text|json chooses the log format
-(genji_worker.log_setup) of the process and of uvicorn's own lines. Exit status 2: a bad setting.
+only. A worker that dies takes the process down, so its manager restarts it; a missing or
+malformed setting (GENJI_QUEUE_* included) exits 2 at once, which a restart does not fix.
+SENTRY_DSN turns on Sentry (genji_worker.sentry_setup). GENJI_LOG_FORMAT=text|json chooses the
+log format (genji_worker.log_setup) of the process and of uvicorn's own lines.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 
 import uvicorn
 from genji_worker.log_setup import LogFormatError, setup_logging
+from genji_worker.process import EXIT_LOGIN, settings_problem
 from genji_worker.sentry_setup import init_sentry
 
 from genji_api.app import create_app
@@ -26,7 +28,11 @@ def main() -> int:
         settings = settings_from_env()
     except (LogFormatError, SettingsError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return EXIT_LOGIN
+    problem = settings_problem() if settings.run_worker else None
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_LOGIN
     quiet_routine_polls()
     init_sentry("api")
     # No log_config: uvicorn's loggers keep the format setup_logging gave them.

@@ -2,7 +2,8 @@
 
 Exit statuses: 0 after a drained stop; 1 when the worker or the Discord connection died (restart
 it); 2 when a restart will not help: no token, a token Discord refuses, a gateway closed for
-good, a missing or malformed setting (GENJI_LOG_FORMAT among them), or a queue login that fails.
+good, a missing or malformed setting (GENJI_LOG_FORMAT and GENJI_QUEUE_* among them), or a
+queue login that fails.
 
 Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
 same queue worker and handlers with the recorder in place of Discord. SENTRY_DSN turns on Sentry
@@ -17,7 +18,7 @@ import os
 import sys
 
 from genji_worker.log_setup import LogFormatError, setup_logging
-from genji_worker.process import QueueLoginError, queue_dsn
+from genji_worker.process import QueueLoginError, queue_dsn, settings_problem
 from genji_worker.sentry_setup import init_sentry
 
 from genji_bot.discord.client import EXIT_LOGIN, run_bot
@@ -39,6 +40,10 @@ def main() -> int:
         settings = bot_settings_from_env()
     except (LogFormatError, MissingSetting) as error:
         print(error, file=sys.stderr)
+        return EXIT_LOGIN
+    problem = settings_problem()
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_LOGIN
     init_sentry("bot")
     try:

@@ -21,7 +21,8 @@ from genji_worker.supervisor import QueueSupervisor
 
 log = logging.getLogger("genji.queue")
 
-# Exit status of a worker that cannot log in: restarting it will not help.
+# Exit status of a worker that cannot log in or whose settings are wrong: restarting it will
+# not help, so a process manager must not.
 EXIT_LOGIN = 2
 
 
@@ -80,13 +81,29 @@ async def serve(owner: Owner, handlers: Mapping[str, Handler], dsn: str) -> None
     log.info("%s worker stopped", owner)
 
 
+def settings_problem(environ: Mapping[str, str] = os.environ) -> str | None:
+    """What is wrong with the worker and metrics settings in `environ`, or None: checked before
+    a process starts, so a typo ends it with EXIT_LOGIN instead of a crash to restart."""
+    try:
+        settings_from_env(environ)
+        metrics_settings_from_env(environ)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
 def run_worker_process(owner: Owner, handlers: Mapping[str, Handler]) -> int:
     """Run until SIGTERM/SIGINT; a non-zero exit means the worker died and must be restarted,
-    except EXIT_LOGIN: its credentials are missing or wrong, which a restart does not fix."""
+    except EXIT_LOGIN: its credentials or settings are missing or wrong, which a restart does
+    not fix."""
     try:
         setup_logging()
     except LogFormatError as error:
         print(f"error: {error}", file=sys.stderr)
+        return EXIT_LOGIN
+    problem = settings_problem()
+    if problem:
+        log.error("%s queue worker not started: %s", owner, problem)
         return EXIT_LOGIN
     try:
         asyncio.run(serve(owner, handlers, queue_dsn(owner)))

@@ -82,12 +82,23 @@ def load_settings(database_url: str | None) -> ApiSettings:
         raise CommandError(str(error), Exit.USAGE) from None
 
 
+PASSWORD_HINT = (
+    "the owner's password comes from PGPASSFILE (a pgpass file; `just up` prints the export "
+    "line for its own), PGPASSWORD or ~/.pgpass, never from the command line"
+)
+
+
 def _unavailable(error: BaseException, dsn: str) -> CommandError:
     detail = " ".join(str(error).split()) or type(error).__name__
-    return CommandError(
-        f"cannot use the database {where(dsn)}: {type(error).__name__}: {detail}",
-        Exit.UNAVAILABLE,
-    )
+    message = f"cannot use the database {where(dsn)}: {type(error).__name__}: {detail}"
+    if _is_password_failure(error, detail):
+        message = f"{message}; {PASSWORD_HINT}"
+    return CommandError(message, Exit.UNAVAILABLE)
+
+
+def _is_password_failure(error: BaseException, detail: str) -> bool:
+    state = getattr(error, "sqlstate", None) or ""
+    return state.startswith("28") or "password" in detail.lower()
 
 
 def _is_unavailable(error: BaseException) -> bool:

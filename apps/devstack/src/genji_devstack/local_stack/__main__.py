@@ -1,0 +1,5 @@
+import sys
+
+from genji_devstack.local_stack.stack import main
+
+sys.exit(main())
