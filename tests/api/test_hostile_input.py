@@ -18,6 +18,7 @@ from clones import cloned_database
 from conftest import BOT_USER_ID
 from genji_api.http.json_body import MAX_BODY_DEPTH
 from genji_api.settings import ApiSettings
+from genji_sdk.api_errors import code_for_status
 from hostile_app import RowCounts, superuser_client
 from litestar.testing import AsyncTestClient
 from openapi_walk import (
@@ -88,7 +89,8 @@ def _valid_object(operation: Operation) -> dict[str, Any]:
 def assert_error_body(response: Any, status: int, *words: str) -> None:
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body) == {"error", "extra"}, body
+    assert set(body) == {"error", "extra", "code"}, body
+    assert body["code"] == code_for_status(status), body
     for word in words:
         assert word in body["error"], body
 

@@ -41,5 +41,5 @@ async def test_unknown_job_is_the_same_404_on_every_route(
     response = await api.request(operation.method.upper(), path, json=_body(operation))
     assert (response.status_code, response.json()) == (
         404,
-        {"error": JOB_NOT_FOUND, "extra": None},
+        {"error": JOB_NOT_FOUND, "extra": None, "code": "not_found"},
     )

@@ -15,7 +15,10 @@ from genji_sdk.jobs import JobStatusResponse
 
 
 def event_of(registry: EventRegistry, payload: msgspec.Struct, stated: str | None) -> EventSpec:
-    """The event of `payload`'s type; a name stated as well (a broker import's) must be it."""
+    """The event of `payload`'s type; a name stated as well (a broker import's) must be a
+    registered event (UnknownEventError otherwise) and be it."""
+    if stated is not None:
+        registry.get(stated)
     spec = registry.for_payload(type(payload))
     if stated is not None and stated != spec.name:
         raise PayloadTypeError(
