@@ -44,8 +44,8 @@ class Totals:
 
 
 def time_enqueue(totals: Totals) -> None:
-    """Replace genji_queue.enqueue.enqueue_job with a timed call of itself."""
-    original = genji_queue.enqueue.enqueue_job
+    """Replace genji_queue.enqueue.enqueue_job_raw with a timed call of itself."""
+    original = genji_queue.enqueue.enqueue_job_raw
 
     async def timed(*args: Any, **kwargs: Any) -> genji_queue.enqueue.Enqueued:
         began = time.perf_counter()
@@ -55,7 +55,7 @@ def time_enqueue(totals: Totals) -> None:
             totals.enqueue_s += time.perf_counter() - began
             totals.enqueues += 1
 
-    genji_queue.enqueue.enqueue_job = timed
+    genji_queue.enqueue.enqueue_job_raw = timed
 
 
 class TimedApp:

@@ -9,7 +9,7 @@ on a durable server and with fsync off, and the share of server time spent in en
 
 The API runs in its own process (bench/api_server.py: the real application under uvicorn on
 loopback), which adds up its whole-request server time and the time of every
-genji_queue.enqueue.enqueue_job call. The client is httpx in this process with a superuser key.
+genji_queue.enqueue.enqueue_job_raw call. The client is httpx in this process with a superuser key.
 Every request submits something new: a fresh (user, map) pair each, so no request waits on
 another's user or map lock and every completion is the pair's first run. Per route and client
 count: warm-up requests, then the timed ones, from counters zeroed just before them; the

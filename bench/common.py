@@ -19,7 +19,7 @@ from uuid import UUID
 import asyncpg
 from genji_api.migrate import apply_plan
 from genji_devstack.cluster import PgCluster
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk import REGISTRY, Owner
 from genji_worker.executor import Handler
 from genji_worker.settings import WorkerSettings
@@ -132,7 +132,7 @@ def xp_body(n: int) -> str:
 
 async def enqueue_xp(conn: asyncpg.Connection, key: str, n: int) -> UUID:
     """One enqueue_job call (commits unless `conn` is in a transaction); returns the job id."""
-    enqueued = await enqueue_job(
+    enqueued = await enqueue_job_raw(
         conn, event_name=EVENT, payload_json=xp_body(n), event_key=key, entity_key=f"user:{key}"
     )
     return enqueued.job.id

@@ -55,7 +55,7 @@ from common import (
     until,
     xp_body,
 )
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk import JobContext
 from pgqueuer import QueueManager
 from pgqueuer.db import AsyncpgDriver
@@ -112,7 +112,7 @@ async def fill_queue(database: Database, conn: asyncpg.Connection, n: int) -> No
     await conn.execute(RESET_SQL)
     async with conn.transaction():
         for i in range(n):
-            await enqueue_job(
+            await enqueue_job_raw(
                 conn,
                 event_name=EVENT,
                 payload_json=xp_body(i),

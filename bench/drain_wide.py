@@ -50,7 +50,7 @@ from common import (
 from drain import PUBLISH_SQL, QUEUE_BUSY_SQL, RESET_SQL, WAL_SQL, WORKER_SESSIONS_SQL
 from drain_worker import DSN_VARIABLE, EVENTS, FENCED_APPLICATION, STOCK_APPLICATION
 from genji_devstack.payload_samples import SAMPLES
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk import encode_payload
 
 DATABASE = "genji_bench_drain_wide"
@@ -90,7 +90,7 @@ async def fill(conn: asyncpg.Connection, n: int, tag: str) -> None:
     async with conn.transaction():
         for i in range(n):
             name, body = bodies[i % len(bodies)]
-            await enqueue_job(
+            await enqueue_job_raw(
                 conn,
                 event_name=name,
                 payload_json=body,

@@ -57,7 +57,7 @@ from enqueue import (
     reset,
 )
 from genji_api.queue.enqueue import enqueue_job as api_enqueue_job
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk import REGISTRY, encode_payload
 
 DATABASE = "genji_bench_enqueue_parts"
@@ -126,7 +126,7 @@ def build_ladder(conn: asyncpg.Connection) -> list[Case]:
 
     async def sql_function(seq: int) -> None:
         async with conn.transaction():
-            await enqueue_job(
+            await enqueue_job_raw(
                 conn,
                 event_name=EVENT,
                 payload_json=text,

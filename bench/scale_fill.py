@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 import asyncpg
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 
 DUE = 1000
 ENTITIES = 1000
@@ -159,7 +159,7 @@ async def fill_ready(conn: asyncpg.Connection, n: int, key_prefix: str) -> None:
     API-owned event, so the bot worker measured next to them leaves them queued."""
     async with conn.transaction():
         for i in range(1, n + 1):
-            await enqueue_job(
+            await enqueue_job_raw(
                 conn,
                 event_name=BACKLOG_EVENT,
                 payload_json=ocr_body(i),

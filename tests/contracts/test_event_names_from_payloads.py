@@ -16,8 +16,8 @@ from genji_sdk.errors import UnknownEventError
 ROOT = Path(__file__).resolve().parents[2]
 API = ROOT / "apps/api/src/genji_api"
 BOT = ROOT / "apps/bot/src/genji_bot"
-# The typed enqueue hands the derived name to the SQL wrapper; the broker import states the
-# name it read, and enqueue_job checks it against the payload's.
+# The typed enqueue hands the derived name to the raw SQL wrapper (enqueue_job_raw); the broker
+# import states the name it read, and enqueue_job checks it against the payload's.
 STATES_NAMES = {API / "queue/enqueue.py", API / "cutover/service.py"}
 
 
@@ -53,7 +53,11 @@ def test_a_type_the_registry_does_not_know_names_no_event() -> None:
 
 
 def test_producers_enqueue_by_payload_type_and_name_no_event() -> None:
-    calls = _calls(API, "enqueue_job") + _calls(API, "JobRequest")
+    calls = [
+        *_calls(API, "enqueue_job"),
+        *_calls(API, "enqueue_job_raw"),
+        *_calls(API, "JobRequest"),
+    ]
     assert calls, "no producer found"
     named = [
         f"{path.relative_to(ROOT)}:{call.lineno}"

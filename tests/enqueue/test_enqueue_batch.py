@@ -127,7 +127,7 @@ async def one_by_one(
     conn: asyncpg.Connection, items: list[BatchItem], trace: dict[str, str]
 ) -> list[Enqueued]:
     return [
-        await enqueue.enqueue_job(
+        await enqueue.enqueue_job_raw(
             conn,
             event_name=item.event_name,
             payload_json=item.payload_json,
@@ -325,7 +325,7 @@ async def test_a_batch_waits_for_a_concurrent_enqueue_of_its_key_and_resolves_to
     first, batch, observer = await connect(), await connect(), await connect()
     racing = first.transaction()
     await racing.start()
-    other = await enqueue.enqueue_job(
+    other = await enqueue.enqueue_job_raw(
         first, event_name=XP_EVENT, payload_json=xp_json(2), event_key="xp:race"
     )
 
@@ -356,7 +356,7 @@ async def test_entity_keys_are_locked_until_commit_in_item_order(connect: Connec
 
     async def enqueue_same_entity() -> Enqueued:
         async with later.transaction():
-            return await enqueue.enqueue_job(
+            return await enqueue.enqueue_job_raw(
                 later,
                 event_name=XP_EVENT,
                 payload_json=xp_json(9),

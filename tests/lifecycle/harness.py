@@ -26,7 +26,7 @@ from genji_devstack.fleet import WorkerFleet
 from genji_devstack.fleet import WorkerProcess as Worker
 from genji_devstack.payload_samples import SAMPLES
 from genji_devstack.recorder import EffectRecorder
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_queue.status import job_public_status
 from secrets_seen import register
 
@@ -148,7 +148,7 @@ class Stack:
         )
         conn = await self.connect()
         try:
-            enqueued = await enqueue_job(
+            enqueued = await enqueue_job_raw(
                 conn,
                 event_name=event,
                 payload_json=json.dumps(body),

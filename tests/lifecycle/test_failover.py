@@ -23,7 +23,7 @@ import asyncpg
 import pytest
 from genji_devstack.cluster import PgCluster
 from genji_devstack.replication import make_standby, multi_host_dsn, promote, walsender_pid
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
 from harness import (
     DATABASE,
@@ -96,7 +96,7 @@ async def stall_replication_then_kill_primary(stack: Stack) -> UUID | None:
     os.kill(sender, signal.SIGSTOP)  # the primary's SIGKILL ends it
     event = "api.xp.grant"
     late = asyncio.create_task(
-        enqueue_job(
+        enqueue_job_raw(
             conn,
             event_name=event,
             payload_json=json.dumps(sample(event)),

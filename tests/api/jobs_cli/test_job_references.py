@@ -10,7 +10,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 import pytest
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk.inspection import JobDetails
 from genji_sdk.recovery import RecoveryResult
 from held_jobs import OPERATOR, claim, fail_held
@@ -29,7 +29,7 @@ LONE = UUID("7f3e9b21-1111-4000-8000-000000000001")
 async def _enqueue(conn: asyncpg.Connection, job_id: UUID, user_id: int) -> int:
     """A job with the given public id; returns its queue id."""
     async with conn.transaction():
-        await enqueue_job(
+        await enqueue_job_raw(
             conn,
             event_name=XP_EVENT,
             payload_json=msgspec.json.encode(xp_payload(user_id=user_id)).decode(),

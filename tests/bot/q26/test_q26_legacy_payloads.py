@@ -14,7 +14,7 @@ import json
 
 import msgspec
 import pytest
-from genji_queue.enqueue import enqueue_job
+from genji_queue.enqueue import enqueue_job_raw
 from genji_queue.errors import InvalidJobRequestError
 from genji_sdk import REGISTRY, MalformedPayloadError
 from q26_flow import Flow
@@ -31,7 +31,7 @@ async def _enqueue_in_transaction(flow: Flow, fixture: LegacyFixture) -> Legacy:
     owner = flow.env.owner
     async with owner.transaction():
         legacy = await fixture.build(flow, owner)
-        await enqueue_job(
+        await enqueue_job_raw(
             owner,
             event_name=fixture.event,
             payload_json=json.dumps(legacy.payload),

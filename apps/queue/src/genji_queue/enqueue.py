@@ -1,4 +1,8 @@
-"""sql/enqueue.sql: enqueue_job."""
+"""sql/enqueue.sql: enqueue_job, wrapped as `enqueue_job_raw`.
+
+Raw: it takes an event name and payload JSON as they are stored. Services enqueue a payload
+struct through `genji_api.queue.enqueue.enqueue_job`, which names the event and encodes it.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ class Enqueued:
     """False when the identity already existed and this call resolved to it."""
 
 
-async def enqueue_job(
+async def enqueue_job_raw(
     session: Session,
     *,
     event_name: str,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+
+import msgspec
 
 from genji_queue.calls import Session, sql_call
+from genji_queue.types import QueueMetrics, SilentWorker
 
 _METRICS = sql_call("queue_metrics", "SELECT * FROM queue_metrics($1)")
 _ENTRYPOINTS = sql_call("queue_entrypoint_metrics", "SELECT * FROM queue_entrypoint_metrics()")
@@ -26,10 +28,19 @@ class EntrypointMetrics:
     """None when no job of the entrypoint is ready."""
 
 
-async def queue_metrics(session: Session, alive_within: timedelta) -> dict[str, Any]:
+def _silent_workers(value: object) -> tuple[SilentWorker, ...]:
+    # jsonb arrives as text on a plain connection and decoded on one with a json codec.
+    kind = tuple[SilentWorker, ...]
+    if isinstance(value, str):
+        return msgspec.json.decode(value, type=kind)
+    return msgspec.convert(value, kind)
+
+
+async def queue_metrics(session: Session, alive_within: timedelta) -> QueueMetrics:
     """One row of queue health: depth by state, oldest ready age, held, uncertain, workers."""
-    row = await _METRICS.row(session, alive_within)
-    return dict(row)
+    row = dict(await _METRICS.row(session, alive_within))
+    silent = _silent_workers(row.pop("silent_workers"))
+    return QueueMetrics(**row, silent_workers=silent)
 
 
 async def queue_entrypoint_metrics(session: Session) -> list[EntrypointMetrics]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.completions.rows import Announcement, PostedUpvotes
+from genji_api.rows import maybe_row_as
+
 # Rank among the other players' verified record runs on the map: one more than the number of
 # players with a strictly faster one (ties share a rank).
 _RANK = """
@@ -13,8 +16,8 @@ _RANK = """
 """
 
 
-async def announcement(conn: asyncpg.Connection, completion_id: int) -> asyncpg.Record | None:
-    return await conn.fetchrow(
+async def announcement(conn: asyncpg.Connection, completion_id: int) -> Announcement | None:
+    record = await conn.fetchrow(
         f"""
         SELECT c.id, m.code, m.map_name, m.official, m.difficulty, c.user_id, c.time,
                c.screenshot, c.video, c.verified, c.verified_by, c.reason, c.completion,
@@ -28,11 +31,15 @@ async def announcement(conn: asyncpg.Connection, completion_id: int) -> asyncpg.
         """,
         completion_id,
     )
+    return maybe_row_as(Announcement, record)
 
 
-async def posted_upvotes(conn: asyncpg.Connection, message_id: int) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT c.id, (SELECT count(*) FROM completions.upvotes u WHERE u.message_id = $1) "
-        "AS upvotes FROM core.completions c WHERE c.message_id = $1",
-        message_id,
+async def posted_upvotes(conn: asyncpg.Connection, message_id: int) -> PostedUpvotes | None:
+    return maybe_row_as(
+        PostedUpvotes,
+        await conn.fetchrow(
+            "SELECT c.id, (SELECT count(*) FROM completions.upvotes u WHERE u.message_id = $1) "
+            "AS upvotes FROM core.completions c WHERE c.message_id = $1",
+            message_id,
+        ),
     )

@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.completions.rows import (
+    InsertedRun,
+    PendingRun,
+    PostedCompletion,
+    Submission,
+    SubmissionMap,
+)
 from genji_api.effects.mirrors import SentIds
+from genji_api.rows import maybe_row_as, row_as
 
 SUPERSEDED_REASON = "Superseded by a faster submission"
 
 
-async def map_for_submission(conn: asyncpg.Connection, code: str) -> asyncpg.Record | None:
+async def map_for_submission(conn: asyncpg.Connection, code: str) -> SubmissionMap | None:
     """The map a run is submitted on, unless it is archived."""
-    return await conn.fetchrow(
-        "SELECT id, code, official, playtesting FROM core.maps WHERE code = $1 AND NOT archived",
-        code,
+    return maybe_row_as(
+        SubmissionMap,
+        await conn.fetchrow(
+            "SELECT id, code, official, playtesting FROM core.maps "
+            "WHERE code = $1 AND NOT archived",
+            code,
+        ),
     )
 
 
@@ -35,14 +47,17 @@ async def active_cycle_id(conn: asyncpg.Connection, map_id: int) -> int | None:
     return cycle_id
 
 
-async def pending_run(conn: asyncpg.Connection, user_id: int, map_id: int) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT id, time, verification_id FROM core.completions "
-        "WHERE user_id = $1 AND map_id = $2 AND NOT legacy "
-        "AND NOT verified AND verified_by IS NULL "
-        "ORDER BY inserted_at DESC, id DESC LIMIT 1 FOR UPDATE",
-        user_id,
-        map_id,
+async def pending_run(conn: asyncpg.Connection, user_id: int, map_id: int) -> PendingRun | None:
+    return maybe_row_as(
+        PendingRun,
+        await conn.fetchrow(
+            "SELECT id, time, verification_id FROM core.completions "
+            "WHERE user_id = $1 AND map_id = $2 AND NOT legacy "
+            "AND NOT verified AND verified_by IS NULL "
+            "ORDER BY inserted_at DESC, id DESC LIMIT 1 FOR UPDATE",
+            user_id,
+            map_id,
+        ),
     )
 
 
@@ -64,9 +79,9 @@ async def insert_completion(
     screenshot: str,
     video: str | None,
     completion: bool,
-) -> asyncpg.Record:
+) -> InsertedRun:
     """Insert the run; the personal-best trigger may refuse it (CheckViolationError)."""
-    row: asyncpg.Record = await conn.fetchrow(
+    row = await conn.fetchrow(
         "INSERT INTO core.completions (map_id, user_id, time, screenshot, video, completion) "
         "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, time",
         map_id,
@@ -76,7 +91,7 @@ async def insert_completion(
         video,
         completion,
     )
-    return row
+    return row_as(InsertedRun, row)
 
 
 async def insert_tournament_completion(
@@ -88,8 +103,8 @@ async def insert_tournament_completion(
     time: float,
     screenshot: str,
     video: str | None,
-) -> asyncpg.Record:
-    row: asyncpg.Record = await conn.fetchrow(
+) -> InsertedRun:
+    row = await conn.fetchrow(
         "INSERT INTO tournaments.completions (cycle_id, user_id, map_id, time, screenshot, video) "
         "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, time",
         cycle_id,
@@ -99,7 +114,7 @@ async def insert_tournament_completion(
         screenshot,
         video,
     )
-    return row
+    return row_as(InsertedRun, row)
 
 
 async def link_tournament_completion(
@@ -122,11 +137,14 @@ async def is_flagged(conn: asyncpg.Connection, user_id: int) -> bool:
 
 async def lock_message_completion(
     conn: asyncpg.Connection, message_id: int
-) -> asyncpg.Record | None:
+) -> PostedCompletion | None:
     """The completion posted as `message_id`, locked so its votes are counted one at a time."""
-    return await conn.fetchrow(
-        "SELECT id, user_id FROM core.completions WHERE message_id = $1 FOR NO KEY UPDATE",
-        message_id,
+    return maybe_row_as(
+        PostedCompletion,
+        await conn.fetchrow(
+            "SELECT id, user_id FROM core.completions WHERE message_id = $1 FOR NO KEY UPDATE",
+            message_id,
+        ),
     )
 
 
@@ -165,12 +183,15 @@ async def set_messages(
     return updated is not None
 
 
-async def submission(conn: asyncpg.Connection, completion_id: int) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT c.id, m.code, c.user_id, c.time, c.screenshot, c.video, c.verified, "
-        "c.verified_by, c.reason, c.completion, c.verification_id, c.message_id "
-        "FROM core.completions c JOIN core.maps m ON m.id = c.map_id WHERE c.id = $1",
-        completion_id,
+async def submission(conn: asyncpg.Connection, completion_id: int) -> Submission | None:
+    return maybe_row_as(
+        Submission,
+        await conn.fetchrow(
+            "SELECT c.id, m.code, c.user_id, c.time, c.screenshot, c.video, c.verified, "
+            "c.verified_by, c.reason, c.completion, c.verification_id, c.message_id "
+            "FROM core.completions c JOIN core.maps m ON m.id = c.map_id WHERE c.id = $1",
+            completion_id,
+        ),
     )
 
 

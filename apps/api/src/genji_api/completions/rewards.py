@@ -13,6 +13,7 @@ from genji_sdk.payloads import XpType
 
 from genji_api.completions import rewards_repository as repo
 from genji_api.completions.models import CompletionXpRequest, CompletionXpResponse
+from genji_api.completions.rows import RewardedRun
 from genji_api.database import Database
 from genji_api.effects.context import EffectContext
 from genji_api.effects.once import once
@@ -25,10 +26,10 @@ from genji_api.xp.grants import XP_AMOUNTS, grant_xp
 COMPLETION_XP_EFFECTS = rule(xp=["api.completion.verification"])
 
 
-def _grant_key(run: asyncpg.Record, xp_type: XpType) -> str:
+def _grant_key(run: RewardedRun, xp_type: XpType) -> str:
     if xp_type == "World Record":
-        return f"world-record:{run['map_id']}:{run['user_id']}"
-    return f"completion:{run['id']}:{xp_type.lower()}"
+        return f"world-record:{run.map_id}:{run.user_id}"
+    return f"completion:{run.id}:{xp_type.lower()}"
 
 
 async def _reward(
@@ -37,20 +38,20 @@ async def _reward(
     run = await repo.lock_rewarded_run(conn, completion_id)
     if run is None:
         raise NotFoundError(f"Completion {completion_id} does not exist.")
-    if not run["verified"] or not run["official"]:
+    if not run.verified or not run.official:
         return CompletionXpResponse(xp_type=None, rank=None, granted=False)
     rank: int | None = None
     xp_type: XpType = "Completion"
-    if not run["completion"]:
+    if not run.completion:
         rank = await repo.record_rank(conn, run)
         xp_type = "World Record" if rank == 1 else "Record"
     if xp_type == "World Record":
-        if await repo.world_record_rewarded(conn, run["map_id"], run["user_id"]):
+        if await repo.world_record_rewarded(conn, run.map_id, run.user_id):
             return CompletionXpResponse(xp_type=xp_type, rank=rank, granted=False)
         await repo.mark_world_record_rewarded(conn, completion_id)
     granted = await grant_xp(
         conn,
-        user_id=run["user_id"],
+        user_id=run.user_id,
         base_amount=XP_AMOUNTS[xp_type],
         xp_type=xp_type,
         grant_key=_grant_key(run, xp_type),

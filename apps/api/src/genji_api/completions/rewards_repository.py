@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import asyncpg
 
+from genji_api.completions.rows import RewardedRun
+from genji_api.rows import maybe_row_as
 
-async def lock_rewarded_run(conn: asyncpg.Connection, completion_id: int) -> asyncpg.Record | None:
-    return await conn.fetchrow(
-        "SELECT c.id, c.map_id, c.user_id, c.time, c.verified, c.completion, m.official, m.code "
-        "FROM core.completions c JOIN core.maps m ON m.id = c.map_id "
-        "WHERE c.id = $1 FOR UPDATE OF c",
-        completion_id,
+
+async def lock_rewarded_run(conn: asyncpg.Connection, completion_id: int) -> RewardedRun | None:
+    return maybe_row_as(
+        RewardedRun,
+        await conn.fetchrow(
+            "SELECT c.id, c.map_id, c.user_id, c.time, c.verified, c.completion, "
+            "m.official, m.code "
+            "FROM core.completions c JOIN core.maps m ON m.id = c.map_id "
+            "WHERE c.id = $1 FOR UPDATE OF c",
+            completion_id,
+        ),
     )
 
 
-async def record_rank(conn: asyncpg.Connection, run: asyncpg.Record) -> int:
+async def record_rank(conn: asyncpg.Connection, run: RewardedRun) -> int:
     rank: int = await conn.fetchval(
         "SELECT 1 + count(DISTINCT user_id) FROM core.completions "
         "WHERE map_id = $1 AND verified AND NOT completion AND NOT legacy "
         "AND user_id <> $2 AND time < $3",
-        run["map_id"],
-        run["user_id"],
-        run["time"],
+        run.map_id,
+        run.user_id,
+        run.time,
     )
     return rank
 

@@ -7,10 +7,10 @@ from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import UpvoteUpdateEvent
 
 from genji_api.completions import repository as repo
+from genji_api.completions.announcement import completion_state
 from genji_api.completions.models import (
     CompletionPatched,
     CompletionPatchRequest,
-    CompletionState,
     CompletionSubmission,
     UpvoteRequest,
     UpvoteResponse,
@@ -74,7 +74,7 @@ async def upvote(
         job = await enqueue_job(
             conn,
             payload=UpvoteUpdateEvent(
-                user_id=completion["user_id"], message_id=body.message_id, milestone=count
+                user_id=completion.user_id, message_id=body.message_id, milestone=count
             ),
             event_key=f"completion:upvote:{body.message_id}:{count}",
             entity_key=None,
@@ -116,27 +116,21 @@ async def patch_completion(
     return await database.transaction(work)
 
 
-def _state(row: asyncpg.Record) -> CompletionState:
-    if row["verified"]:
-        return "verified"
-    return "pending" if row["verified_by"] is None else "rejected"
-
-
 async def get_submission(database: Database, completion_id: int) -> CompletionSubmission:
     row = await database.read(lambda conn: repo.submission(conn, completion_id))
     if row is None:
         raise NotFoundError(f"Completion {completion_id} does not exist.")
     return CompletionSubmission(
-        id=row["id"],
-        code=row["code"],
-        user_id=row["user_id"],
-        time=float(row["time"]),
-        screenshot=row["screenshot"],
-        video=row["video"],
-        state=_state(row),
-        completion=row["completion"],
-        verified_by=row["verified_by"],
-        reason=row["reason"],
-        verification_id=row["verification_id"],
-        message_id=row["message_id"],
+        id=row.id,
+        code=row.code,
+        user_id=row.user_id,
+        time=float(row.time),
+        screenshot=row.screenshot,
+        video=row.video,
+        state=completion_state(row.verified, row.verified_by),
+        completion=row.completion,
+        verified_by=row.verified_by,
+        reason=row.reason,
+        verification_id=row.verification_id,
+        message_id=row.message_id,
     )

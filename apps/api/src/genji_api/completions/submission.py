@@ -16,6 +16,7 @@ from genji_sdk.payloads import (
 from genji_api.completions import repository as repo
 from genji_api.completions.models import CompletionSubmissionResponse, CompletionSubmitRequest
 from genji_api.completions.review_card import enqueue_review_card
+from genji_api.completions.rows import InsertedRun
 from genji_api.database import Database
 from genji_api.errors import BadRequestError, ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
@@ -45,27 +46,27 @@ async def _supersede(conn: asyncpg.Connection, ctx: _Context) -> None:
     pending = await repo.pending_run(conn, ctx.body.user_id, ctx.map_id)
     if pending is None:
         return
-    if ctx.body.time >= float(pending["time"]):
+    if ctx.body.time >= float(pending.time):
         if ctx.cycle_id is None:
             raise BadRequestError(
                 f"Your submitted time ({ctx.body.time}) is not faster than your pending "
-                f"submission ({float(pending['time'])}). Wait for it to be verified or submit "
+                f"submission ({float(pending.time)}). Wait for it to be verified or submit "
                 "a faster time.",
-                extra={"submitted_time": ctx.body.time, "pending_time": float(pending["time"])},
+                extra={"submitted_time": ctx.body.time, "pending_time": float(pending.time)},
             )
         return  # on a tournament map the trigger sends it down the tournament-only path
-    await repo.reject_superseded(conn, pending["id"], ctx.bot_user_id)
-    if pending["verification_id"] is not None:
+    await repo.reject_superseded(conn, pending.id, ctx.bot_user_id)
+    if pending.verification_id is not None:
         await enqueue_job(
             conn,
-            payload=VerificationMessageDeleteEvent(verification_id=pending["verification_id"]),
-            event_key=f"completion:verification-delete:{pending['id']}",
-            entity_key=f"completion:{pending['id']}",
+            payload=VerificationMessageDeleteEvent(verification_id=pending.verification_id),
+            event_key=f"completion:verification-delete:{pending.id}",
+            entity_key=f"completion:{pending.id}",
             trace=ctx.trace,
         )
 
 
-async def _insert_run(conn: asyncpg.Connection, ctx: _Context) -> asyncpg.Record:
+async def _insert_run(conn: asyncpg.Connection, ctx: _Context) -> InsertedRun:
     """Supersede and insert under one savepoint, so a refused run leaves the pending one be."""
     body = ctx.body
     try:
@@ -101,7 +102,7 @@ async def _tournament_only(
         screenshot=body.screenshot,
         video=body.video,
     )
-    tc_id, time = row["id"], float(row["time"])
+    tc_id, time = row.id, float(row.time)
     entity = f"tournament-completion:{tc_id}"
     if body.video is None:
         await enqueue_job(
@@ -171,15 +172,13 @@ async def submit_completion(
             raise NotFoundError("map code does not exist or has been archived")
         if not await repo.lock_user(conn, body.user_id):
             raise NotFoundError(f"No user found with id: {body.user_id}")
-        cycle_id = await repo.active_cycle_id(conn, game_map["id"])
+        cycle_id = await repo.active_cycle_id(conn, game_map.id)
         ctx = _Context(
             body=body,
-            map_id=game_map["id"],
-            code=game_map["code"],
+            map_id=game_map.id,
+            code=game_map.code,
             completion_only=(
-                game_map["playtesting"] == "In Progress"
-                or body.video is None
-                or not game_map["official"]
+                game_map.playtesting == "In Progress" or body.video is None or not game_map.official
             ),
             cycle_id=cycle_id,
             bot_user_id=bot_user_id,
@@ -195,7 +194,7 @@ async def submit_completion(
                     extra={"submitted_time": body.time},
                 ) from None
             return await _tournament_only(conn, ctx, cycle_id)
-        completion_id, time = run["id"], float(run["time"])
+        completion_id, time = run.id, float(run.time)
         if cycle_id is not None:
             tc = await repo.insert_tournament_completion(
                 conn,
@@ -206,7 +205,7 @@ async def submit_completion(
                 screenshot=body.screenshot,
                 video=body.video,
             )
-            await repo.link_tournament_completion(conn, completion_id, tc["id"])
+            await repo.link_tournament_completion(conn, completion_id, tc.id)
         job = await _review(conn, ctx, completion_id, time)
         return CompletionSubmissionResponse(job_status=job, completion_id=completion_id)
 

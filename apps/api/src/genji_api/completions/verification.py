@@ -13,6 +13,7 @@ from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import VerificationChangedEvent
 
 from genji_api.completions import verdict_repository as repo
+from genji_api.completions.rows import Transition
 from genji_api.errors import ConflictError, NotFoundError
 from genji_api.http.tracing import Trace
 from genji_api.queue.enqueue import enqueue_job
@@ -24,20 +25,20 @@ def verification_event_key(transition_id: int) -> str:
 
 
 async def _enqueue_transition(
-    conn: asyncpg.Connection, transition: asyncpg.Record, trace: Trace | None
+    conn: asyncpg.Connection, transition: Transition, trace: Trace | None
 ) -> JobStatusResponse:
     # Built only from the persisted row, so a retransmission resolves to the same job.
     return await enqueue_job(
         conn,
         payload=VerificationChangedEvent(
-            completion_id=transition["completion_id"],
-            transition_id=transition["id"],
-            verified=transition["verified"],
-            verified_by=transition["verified_by"],
-            reason=transition["reason"],
+            completion_id=transition.completion_id,
+            transition_id=transition.id,
+            verified=transition.verified,
+            verified_by=transition.verified_by,
+            reason=transition.reason,
         ),
-        event_key=verification_event_key(transition["id"]),
-        entity_key=f"completion:{transition['completion_id']}",
+        event_key=verification_event_key(transition.id),
+        entity_key=f"completion:{transition.completion_id}",
         trace=trace,
     )
 
@@ -62,19 +63,19 @@ async def apply_completion_verdict(
     current = await repo.lock_completion(conn, completion_id)
     if current is None:
         raise NotFoundError(f"Completion {completion_id} does not exist.")
-    decided = current["verified"] or current["verified_by"] is not None
-    if decided and current["verified"] == verified:
+    decided = current.verified or current.verified_by is not None
+    if decided and current.verified == verified:
         latest = await repo.latest_transition(conn, completion_id)
         # A repeat of the recorded verdict is that verdict (with `if_pending`, only the same
         # moderator's: a request delivered twice).
         if (
             latest is not None
-            and latest["verified"] == verified
-            and (not if_pending or latest["verified_by"] == verified_by)
+            and latest.verified == verified
+            and (not if_pending or latest.verified_by == verified_by)
         ):
             return await _enqueue_transition(conn, latest, trace)
     if if_pending and decided:
-        given = "verified" if current["verified"] else "rejected"
+        given = "verified" if current.verified else "rejected"
         raise ConflictError(f"Completion {completion_id} was already {given}.")
     transition = await repo.record_verdict(
         conn,
@@ -84,10 +85,10 @@ async def apply_completion_verdict(
         reason=reason,
     )
     job = await _enqueue_transition(conn, transition, trace)
-    if current["tournament_completion_id"] is not None:
+    if current.tournament_completion_id is not None:
         await propagate_core_verdict(
             conn,
-            tournament_completion_id=current["tournament_completion_id"],
+            tournament_completion_id=current.tournament_completion_id,
             verified=verified,
             verified_by=verified_by,
             trace=trace,

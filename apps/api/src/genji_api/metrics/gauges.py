@@ -6,7 +6,6 @@ last good snapshot are exported: stale depths would look like a healthy, idle qu
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Iterator
@@ -36,20 +35,18 @@ class QueueSnapshot:
 
 
 async def read_snapshot(conn: asyncpg.Connection) -> QueueSnapshot:
-    """Both metrics functions on one connection (the API pool decodes jsonb to Python)."""
+    """Both metrics functions on one connection."""
     totals = await queue_metrics(conn, ALIVE_WITHIN)
-    silent = totals["silent_workers"]
-    silent_owners = [
-        w["owner"] for w in (json.loads(silent) if isinstance(silent, str) else silent)
-    ]
+    silent_owners = [w.owner for w in totals.silent_workers]
+    alive = totals.alive_by_owner()
     workers = {}
     for owner in OWNERS:
-        workers[owner, "alive"] = totals[f"{owner}_workers_alive"]
+        workers[owner, "alive"] = alive[owner]
         workers[owner, "silent"] = silent_owners.count(owner)
     return QueueSnapshot(
         entrypoints=await queue_entrypoint_metrics(conn),
-        held=totals["held"],
-        uncertain_effects=totals["uncertain_effects"],
+        held=totals.held,
+        uncertain_effects=totals.uncertain_effects,
         workers=workers,
         read_at=time.time(),
     )

@@ -54,7 +54,7 @@ async def enqueue_job(
     if not conn.is_in_transaction():
         raise NotInTransactionError("enqueue_job must run inside the caller's transaction")
     spec = event_of(registry, payload, event_name)
-    enqueued = await enqueue.enqueue_job(
+    enqueued = await enqueue.enqueue_job_raw(
         conn,
         event_name=spec.name,
         payload_json=registry.encode(spec.name, payload, check=False).decode(),

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,19 +21,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 from genji_queue.metrics import queue_metrics
+from genji_queue.types import QueueMetrics, SilentWorker
 
 OWNERS = ("bot", "api")
 EXIT_HEALTHY, EXIT_ATTENTION, EXIT_UNREADABLE = 0, 1, 2
 # What cannot be read, as opposed to a bug in the report: connection, server and DSN errors.
 UNREADABLE = (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError)
-
-
-@dataclass(frozen=True)
-class SilentWorker:
-    owner: str
-    host: str
-    pid: int
-    beat_at: datetime
 
 
 @dataclass(frozen=True)
@@ -51,22 +43,18 @@ class QueueHealth:
     silent: list[SilentWorker]
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> QueueHealth:
-        silent = [
-            SilentWorker(w["owner"], w["host"], w["pid"], datetime.fromisoformat(w["beat_at"]))
-            for w in json.loads(row["silent_workers"])
-        ]
+    def from_metrics(cls, metrics: QueueMetrics) -> QueueHealth:
         return cls(
-            ready=row["ready"],
-            delayed=row["delayed"],
-            running=row["running"],
-            held=row["held"],
-            uncertain_effects=row["uncertain_effects"],
-            oldest_ready_age=row["oldest_ready_age"],
-            ready_by_owner={o: row[f"{o}_ready"] for o in OWNERS},
-            running_by_owner={o: row[f"{o}_running"] for o in OWNERS},
-            alive_by_owner={o: row[f"{o}_workers_alive"] for o in OWNERS},
-            silent=silent,
+            ready=metrics.ready,
+            delayed=metrics.delayed,
+            running=metrics.running,
+            held=metrics.held,
+            uncertain_effects=metrics.uncertain_effects,
+            oldest_ready_age=metrics.oldest_ready_age,
+            ready_by_owner=metrics.ready_by_owner(),
+            running_by_owner=metrics.running_by_owner(),
+            alive_by_owner=metrics.alive_by_owner(),
+            silent=list(metrics.silent_workers),
         )
 
     def attention(self) -> list[str]:
@@ -90,7 +78,7 @@ def _count(n: int, thing: str) -> str:
 
 
 async def read_health(conn: asyncpg.Connection, alive_within: timedelta) -> QueueHealth:
-    return QueueHealth.from_row(await queue_metrics(conn, alive_within))
+    return QueueHealth.from_metrics(await queue_metrics(conn, alive_within))
 
 
 def render(health: QueueHealth, alive_within: timedelta, now: datetime) -> str:
