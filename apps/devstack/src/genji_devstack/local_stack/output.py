@@ -37,7 +37,7 @@ def block(ready: Ready) -> str:
     if ready.passfile is not None:
         lines.append(f"export PGPASSFILE={q(str(ready.passfile))}")
     lines += [
-        'KEY=$(cat "$KEY_FILE")  # the local superuser API key, for -H "X-API-KEY: $KEY"',
+        'KEY=$(cat "$KEY_FILE")  # the local superuser API key, sent in the X-API-KEY header',
         'curl -s -o /dev/null -w "%{http_code}\\n" "$URL/schema/openapi.json"'
         "  # OpenAPI; in a browser: $URL/schema/swagger",
         f"curl -s {q(ready.api_metrics)} | head -n 5  # the API's metrics",
