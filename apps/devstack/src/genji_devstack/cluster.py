@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from genji_api.worker_password import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE, login_dsn
 
 from genji_devstack import roles
@@ -145,7 +146,7 @@ class PgCluster:
 
         The role comes from the migration plan, so call this after applying it.
         """
-        roles.set_worker_password(self.owner_dsn("postgres"), self.worker_password)
+        set_worker_password(self.owner_dsn("postgres"), self.worker_password)
 
     # -- lifecycle ------------------------------------------------------------------------
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

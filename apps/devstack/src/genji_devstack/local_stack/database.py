@@ -18,13 +18,13 @@ import psycopg
 from genji_api.auth import scopes
 from genji_api.auth.keys import KEY_PREFIX_CHARS, key_digest, new_api_key
 from genji_api.migrate import MigrationRoleError, apply_plan
+from genji_api.worker_password import set_worker_password
 from genji_sdk.roles import OWNER_ROLE
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from genji_devstack.cluster import PgCluster
 from genji_devstack.local_stack.rundir import REPOSITORY, private_file
 from genji_devstack.local_stack.supervisor import StackFailed
-from genji_devstack.roles import set_worker_password
 
 DATABASE = "genjishimada"
 SEEDS = REPOSITORY / "db" / "seeds" / "local.sql"

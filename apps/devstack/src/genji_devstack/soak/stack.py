@@ -27,6 +27,7 @@ import httpx
 from genji_api.auth import scopes
 from genji_api.auth.tokens import issue_token
 from genji_api.migrate import apply_plan
+from genji_api.worker_password import set_worker_password
 from genji_bot.settings import BotSettings, bot_settings_from_env
 from genji_sdk.roles import OWNER_ROLE
 from genji_worker.process import worker_dsn
@@ -34,7 +35,6 @@ from genji_worker.process import worker_dsn
 from genji_devstack.cluster import PgCluster, free_port
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.seed import DEFAULT_TOKEN
-from genji_devstack.roles import set_worker_password
 
 DATABASE = "genji_soak"
 APPLICATION = "genji-soak"
