@@ -49,7 +49,7 @@ from common import (
     until,
 )
 from genji_api.auth.tokens import issue_token
-from genji_devstack.cluster import free_port
+from genji_devstack.ports import free_port
 
 DATABASE = "genji_bench_api"
 SERVER = Path(__file__).with_name("api_server.py")

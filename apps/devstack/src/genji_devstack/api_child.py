@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from genji_devstack.cluster import free_port
+from genji_devstack.ports import free_port
 
 
 @dataclass

@@ -32,9 +32,10 @@ from genji_bot.settings import BotSettings, bot_settings_from_env
 from genji_sdk.roles import OWNER_ROLE
 from genji_worker.process import worker_dsn
 
-from genji_devstack.cluster import PgCluster, free_port
+from genji_devstack.cluster import PgCluster
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.seed import DEFAULT_TOKEN
+from genji_devstack.ports import free_port
 
 DATABASE = "genji_soak"
 APPLICATION = "genji-soak"
