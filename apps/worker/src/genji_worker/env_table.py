@@ -17,6 +17,10 @@ from datetime import timedelta
 from typing import Any
 
 
+class Refused(ValueError):
+    """A parser's own reason, said after the variable's name ("names no id")."""
+
+
 @dataclass(frozen=True)
 class Variable:
     name: str
@@ -37,6 +41,8 @@ def read_table(table: Iterable[Variable], environ: Mapping[str, str]) -> dict[st
             continue
         try:
             values[variable.field] = variable.parse(raw)
+        except Refused as error:
+            raise ValueError(f"{variable.name} {error}") from None
         except ValueError:
             raise ValueError(f"{variable.name} must be {variable.kind}, not {raw!r}") from None
     return values
