@@ -24,7 +24,7 @@ from genji_worker.process import QueueLoginError, queue_dsn, settings_problem
 from genji_worker.sentry_setup import init_sentry
 
 from genji_bot.discord.client import EXIT_LOGIN, run_bot
-from genji_bot.settings import MissingSetting, bot_settings_from_env
+from genji_bot.settings import bot_settings_from_env
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set, so the bot cannot connect to Discord. To run the bot's queue "
@@ -49,7 +49,7 @@ def main() -> int:
         return EXIT_LOGIN
     try:
         settings = bot_settings_from_env()
-    except MissingSetting as error:
+    except ValueError as error:  # MissingSetting, or a value that does not parse
         print(error, file=sys.stderr)
         return EXIT_LOGIN
     problem = settings_problem()
