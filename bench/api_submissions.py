@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import subprocess
+import os
 import sys
 import tempfile
 import time
@@ -46,10 +46,10 @@ from common import (
     percentile,
     print_table,
     print_targets,
-    until,
 )
 from genji_api.auth.tokens import issue_token
-from genji_devstack.cluster import free_port
+from genji_devstack.child_process import ChildProcess
+from genji_devstack.ports import free_port
 
 DATABASE = "genji_bench_api"
 SERVER = Path(__file__).with_name("api_server.py")
@@ -180,56 +180,31 @@ def request(route: str, k: int) -> tuple[str, dict[str, Any]]:
 # -- the API process -------------------------------------------------------------------------
 
 
-@dataclass
-class ApiProcess:
-    process: subprocess.Popen[bytes]
-    log: Path
-    url: str
-
-    def log_tail(self, lines: int = 20) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-
-
-def spawn_api(database: Database, log_dir: Path) -> ApiProcess:
+def spawn_api(database: Database, log_dir: Path) -> tuple[ChildProcess, str]:
     port = free_port()
-    log = log_dir / "api.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, str(SERVER), "--database-url", database.dsn, "--port", str(port)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    return ApiProcess(process, log, f"http://127.0.0.1:{port}")
+    command = [sys.executable, str(SERVER), "--database-url", database.dsn, "--port", str(port)]
+    api = ChildProcess("the API process", command, dict(os.environ), log_dir / "api.log")
+    api.spawn()
+    return api, f"http://127.0.0.1:{port}"
 
 
-async def start_api(database: Database, log_dir: Path) -> ApiProcess:
-    """The API process, once it answers /healthcheck."""
-    api = spawn_api(database, log_dir)
-    process = api.process
+async def start_api(database: Database, log_dir: Path) -> tuple[ChildProcess, str]:
+    """The API process and its URL, once it answers /healthcheck."""
+    api, url = spawn_api(database, log_dir)
 
     async def healthy() -> bool:
-        if process.poll() is not None:
-            raise RuntimeError(f"the API process exited:\n{api.log_tail()}")
         try:
-            async with httpx.AsyncClient(base_url=api.url) as client:
+            async with httpx.AsyncClient(base_url=url) as client:
                 return (await client.get("/healthcheck")).status_code == 200
         except httpx.TransportError:
             return False
 
     try:
-        await until(healthy, "the API process to answer /healthcheck", deadline=60.0)
+        await api.until_ready(healthy, 60.0, "answering /healthcheck")
     except BaseException:
-        api.stop()
+        api.stop(10)
         raise
-    return api
+    return api, url
 
 
 # -- the client ------------------------------------------------------------------------------
@@ -294,11 +269,11 @@ async def measure(mode: Mode, sizes: Sizes, log_dir: Path) -> list[Result]:
             f"  API: one uvicorn process on loopback; client: httpx in the benchmark process; "
             f"{sizes.warmup} warm-up + {sizes.n} timed requests per route and client count"
         )
-        api = await start_api(database, log_dir)
+        api, url = await start_api(database, log_dir)
         try:
             ks = itertools.count(1)
             async with httpx.AsyncClient(
-                base_url=api.url, headers={"X-API-KEY": key}, timeout=REQUEST_TIMEOUT_S
+                base_url=url, headers={"X-API-KEY": key}, timeout=REQUEST_TIMEOUT_S
             ) as client:
                 return [
                     await measure_case(database, client, route, clients, ks, sizes)
@@ -306,10 +281,10 @@ async def measure(mode: Mode, sizes: Sizes, log_dir: Path) -> list[Result]:
                     for clients in CLIENTS
                 ]
         except BaseException:
-            print(f"API log:\n{api.log_tail()}")
+            print(f"API log:\n{api.last_lines()}")
             raise
         finally:
-            api.stop()
+            api.stop(10)
 
 
 # -- report ----------------------------------------------------------------------------------

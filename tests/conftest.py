@@ -31,6 +31,7 @@ from artifacts import (  # noqa: F401  (per-test logs for CI)
 from clones import CloneSupply, drop_database, server_database
 from final_scan import FinalScan
 from genji_api.migrate import apply_plan
+from genji_api.worker_password import set_worker_password
 from genji_devstack import roles
 from genji_devstack.cluster import PgCluster
 from psycopg import sql
@@ -109,7 +110,7 @@ def _migrate_template(
     _hand_to_owner(make_dsn(host, port, user, "postgres", password), dbname)
     owner_dsn = make_dsn(host, port, OWNER_ROLE, dbname, OWNER_PASSWORD)
     apply_plan(owner_dsn)
-    roles.set_worker_password(owner_dsn, WORKER_PASSWORD)
+    set_worker_password(owner_dsn, WORKER_PASSWORD)
 
 
 postgresql_noproc = factories.postgresql_noproc(

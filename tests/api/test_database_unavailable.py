@@ -13,7 +13,7 @@ import pytest
 from genji_api.database import Database as ApiDatabase
 from genji_api.database import create_pool
 from genji_api.http.unavailable import database_unavailable
-from genji_devstack.cluster import free_port
+from genji_devstack.ports import free_port
 from lifecycle.harness import eventually
 from testdb import Connect, Database
 

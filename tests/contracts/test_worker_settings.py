@@ -78,7 +78,10 @@ def test_bot_without_its_queue_password_is_a_login_error() -> None:
     [
         ("GENJI_QUEUE_STALE_HEARTBEAT", "queue_settings.stale_heartbeat"),
         ("GENJI_QUEUE_MAX_RECLAIMS", "queue_settings.max_reclaims"),
-        ("GENJI_QUEUE_DRAIN_TIMOUT", "unknown worker setting"),
+        (
+            "GENJI_QUEUE_DRAIN_TIMOUT",
+            "unknown setting GENJI_QUEUE_DRAIN_TIMOUT; did you mean GENJI_QUEUE_DRAIN_TIMEOUT",
+        ),
     ],
 )
 def test_settings_the_worker_no_longer_owns_or_misspelt_are_refused(

@@ -5,19 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 import sys
 
 from genji_devstack.discord_standin.control import StandInControl
+from genji_devstack.ports import free_port
 
 MODULE = "genji_devstack.discord_standin"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 async def _run(*arguments: str) -> tuple[int, str, str]:
@@ -64,7 +57,7 @@ async def test_serve_then_report_then_stop() -> None:
 
 
 async def test_report_exits_2_when_nothing_answers() -> None:
-    status, out, err = await _run("report", "--url", f"http://127.0.0.1:{_free_port()}")
+    status, out, err = await _run("report", "--url", f"http://127.0.0.1:{free_port()}")
     assert status == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1

@@ -57,7 +57,10 @@ async def test_a_bad_worker_setting_ends_the_stack_with_2_naming_it_and_is_never
         code = await run.exited(240)
         text = run.text()
         assert code == 2, text
-        assert "unknown worker setting GENJI_QUEUE_RETRY_DELAY" in text, text
+        assert (
+            "unknown setting GENJI_QUEUE_RETRY_DELAY; did you mean GENJI_QUEUE_RETRY_DELAYS?"
+            in text
+        ), text
         assert "a configuration or login error" in text, text
         assert len(run.started("API and API worker")) == 1, text
         assert "restarting" not in text and "Traceback" not in text, text

@@ -9,7 +9,7 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
-from genji_devstack.cluster import free_port
+from genji_devstack.ports import free_port
 from queue_helpers import claim_next, enqueue_xp
 from testdb import Connect, Database
 

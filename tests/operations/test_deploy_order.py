@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 from deploy_files import DEPLOY, env_example, provided, validator
-from genji_devstack import roles
+from genji_api.worker_password import set_worker_password
 from secrets_seen import register
 from testdb import WORKER_PASSWORD, Database
 
@@ -127,7 +127,7 @@ async def test_the_worker_password_step_sets_a_scram_verifier_as_the_owner(db: D
         assert stored.startswith("SCRAM-SHA-256$") and new not in stored
     finally:
         # The role is cluster-wide: give the rest of the session its password back.
-        roles.set_worker_password(db.dsn, WORKER_PASSWORD)
+        set_worker_password(db.dsn, WORKER_PASSWORD)
 
     refused = _set_password(db, None)
     assert refused.returncode == 2 and "QUEUE_DATABASE_PASSWORD" in refused.stderr

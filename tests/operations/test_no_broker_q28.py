@@ -9,7 +9,6 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tomllib
@@ -23,6 +22,7 @@ import httpx
 import pytest
 from deploy_files import DEPLOY, ENVIRONMENTS, resolved_models
 from genji_api.auth import scopes
+from genji_devstack.ports import free_port
 from genji_devstack.recorder_port import RecorderPort
 from lifecycle.harness import FAST_SETTINGS, eventually
 from secrets_seen import issue_token
@@ -278,13 +278,6 @@ def test_q28_the_audit_sees_a_broker_reference_and_a_client_import(tmp_path: Pat
 BOT_USER_ID = 10**18
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _bare_environment(**settings: str) -> dict[str, str]:
     """Only what a process needs to run, plus `settings`: nothing inherited from this shell."""
     environment = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
@@ -347,14 +340,14 @@ async def brokerless(
     )
     superuser = await issue_token(owner, "operator", superuser=True, scopes=frozenset())
     bot_key = await issue_token(owner, "genji-bot", superuser=False, scopes=scopes.BOT)
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     api_environment = _bare_environment(
         DATABASE_URL=db.dsn,
         API_PORT=str(port),
         BOT_USER_ID=str(BOT_USER_ID),
         # Nothing listens there: OCR is unavailable, so runs go to manual review.
-        OCR_URL=f"http://127.0.0.1:{_free_port()}",
+        OCR_URL=f"http://127.0.0.1:{free_port()}",
         OCR_TIMEOUT_SECONDS="2",
     )
     recorder_dir = tmp_path / "effects"

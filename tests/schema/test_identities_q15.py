@@ -2,12 +2,15 @@
 owns the database, so nothing it creates (SECURITY DEFINER functions above all) carries
 superuser rights; the worker login needs its password; the plan itself sets no password."""
 
+import secrets
+import time
 from collections.abc import Iterator
 
 import asyncpg
 import psycopg
 import pytest
 from genji_api.migrate import MigrationRoleError, apply_plan
+from genji_api.worker_password import set_worker_password
 from genji_devstack.cluster import PgCluster
 from secrets_seen import register
 from testdb import OWNER_ROLE, WORKER_ROLE, Connect, Database, Server, make_dsn
@@ -109,3 +112,36 @@ async def test_q15_no_login_is_trusted_over_tcp_or_the_socket(fresh: PgCluster) 
         for role, password in passwords.items():
             conn = await asyncpg.connect(user=role, password=password, **where)
             await conn.close()
+
+
+def test_q15_the_worker_password_reaches_the_server_only_as_a_scram_verifier(
+    fresh: PgCluster,
+) -> None:
+    """The one setter (the deploy step's, and every dev and test cluster's) hashes the password
+    client-side: with every statement logged, the server's log holds the ALTER ROLE and never
+    the password, and pg_authid holds a SCRAM-SHA-256 verifier."""
+    password = f"plain-{secrets.token_hex(12)}"
+    register(password)
+    owner = fresh.owner_dsn("fresh")
+    with psycopg.connect(fresh.admin_dsn(), autocommit=True) as admin:
+        admin.execute("ALTER SYSTEM SET log_statement = 'all'")
+        admin.execute("SELECT pg_reload_conf()")
+        try:
+            deadline = time.monotonic() + 10
+            while True:  # the reload reaches new sessions once the postmaster has read it
+                with psycopg.connect(owner) as probe:
+                    if probe.execute("SHOW log_statement").fetchone() == ("all",):
+                        break
+                assert time.monotonic() < deadline, "log_statement never became all"
+            set_worker_password(owner, password)
+            row = admin.execute(
+                "SELECT rolpassword FROM pg_authid WHERE rolname = %s", (WORKER_ROLE,)
+            ).fetchone()
+        finally:
+            admin.execute("ALTER SYSTEM RESET log_statement")
+            admin.execute("SELECT pg_reload_conf()")
+    assert row is not None and row[0].startswith("SCRAM-SHA-256$"), row
+    log = fresh.logfile.read_text(errors="replace")
+    assert f'ALTER ROLE "{WORKER_ROLE}" PASSWORD' in log, fresh.log_tail()
+    assert password not in log
+    assert password not in row[0]

@@ -109,3 +109,34 @@ def test_an_unknown_log_format_exits_with_the_bad_settings_status(module: str) -
     )
     assert done.returncode == BAD_SETTINGS, done.stderr
     assert "GENJI_LOG_FORMAT='xml' is not a log format" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "typo", "meant"),
+    [
+        (["genji_api"], "GENJI_API_WORKR", "GENJI_API_WORKER"),
+        (["genji_api"], "GENJI_QUEUE_RETRY_DELAY", "GENJI_QUEUE_RETRY_DELAYS"),
+        (["genji_bot"], "GENJI_API_TIMOUT", "GENJI_API_TIMEOUT"),
+        (["genji_devstack.recorder_worker", "bot"], "GENJI_METRICS_PORTS", "GENJI_METRICS_PORT"),
+    ],
+)
+def test_a_mistyped_genji_setting_exits_2_naming_the_nearest_known_one(
+    command: list[str], typo: str, meant: str, tmp_path: Path
+) -> None:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("GENJI_", "DISCORD_"))},
+        # Every other setting is usable, so only the unknown name can stop the start-up.
+        "DATABASE_URL": "postgresql://genjishimada@127.0.0.1:1/unused",
+        "QUEUE_DATABASE_PASSWORD": "unused",
+        "GENJI_API_KEY": "unused",
+        "GENJI_RECORDER_DIR": str(tmp_path),
+        "DISCORD_TOKEN": "not-used-before-the-settings-are-read",
+        "API_PORT": "0",
+        typo: "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", *command], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == BAD_SETTINGS, done.stderr
+    assert f"unknown setting {typo}; did you mean {meant}?" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

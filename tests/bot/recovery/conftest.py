@@ -11,7 +11,7 @@ from bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
 from genji_api.auth import scopes
 from genji_bot.settings import BotSettings
 from genji_devstack.api_child import ApiChild
-from genji_devstack.cluster import free_port
+from genji_devstack.ports import free_port
 from genji_devstack.recorder_port import RecorderPort
 from recovery_stack import OPERATOR, RecoveryStack
 from secrets_seen import issue_token

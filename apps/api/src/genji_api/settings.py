@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from uuid import UUID
 
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
+from genji_worker.env_table import Refused, Variable, flag, read_table
 from genji_worker.settings import MetricsSettings, metrics_settings_from_env
 
 from genji_api.alerts.sentry_link import sentry_link
@@ -51,79 +52,64 @@ class ApiSettings:
     GENJI_METRICS_REFRESH_SECONDS; genji_api.metrics); off unless a port is set."""
 
 
-def _number(environ: Mapping[str, str], name: str, default: float) -> float:
-    raw = environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
-
-
-def _ids(environ: Mapping[str, str], name: str) -> frozenset[int] | None:
-    raw = environ.get(name)
-    if raw is None or raw.strip() == "":
-        return None
-    try:
-        ids = frozenset(int(part) for part in raw.split(",") if part.strip())
-    except ValueError:
-        raise SettingsError(f"{name} must be comma-separated Discord ids, not {raw!r}") from None
+def _ids(raw: str) -> frozenset[int]:
+    ids = frozenset(int(part) for part in raw.split(",") if part.strip())
     if not ids:
-        raise SettingsError(f"{name} names no id")
+        raise Refused("names no id")
     return ids
 
 
-def _id(environ: Mapping[str, str], name: str) -> int | None:
-    ids = _ids(environ, name)
-    if ids is None:
-        return None
+def _id(raw: str) -> int:
+    ids = _ids(raw)
     if len(ids) != 1:
-        raise SettingsError(f"{name} must be one id")
+        raise Refused("must be one id")
     return next(iter(ids))
 
 
-def _sentry_template(environ: Mapping[str, str]) -> str | None:
-    template = environ.get("SENTRY_ISSUE_URL_TEMPLATE") or None
+def _sentry_template(raw: str) -> str:
     try:
-        sentry_link(template, UUID(int=0))
+        sentry_link(raw, UUID(int=0))
     except ValueError as error:
-        raise SettingsError(str(error)) from None
-    return template
+        raise Refused(f"is not usable: {error}") from None
+    return raw
 
 
-def _metrics(environ: Mapping[str, str]) -> MetricsSettings:
-    try:
-        return metrics_settings_from_env(environ)
-    except ValueError as error:
-        raise SettingsError(str(error)) from None
+NUMBER = "a number"
+DISCORD_IDS = "comma-separated Discord ids"
+# DATABASE_URL (required) is read on its own; the metrics variables are genji_worker's table.
+TABLE = (
+    Variable("OCR_URL", "ocr_url", str, "a URL", "where the OCR service is"),
+    Variable("OCR_TIMEOUT_SECONDS", "ocr_timeout_seconds", float, NUMBER, "OCR call deadline"),
+    Variable("BOT_USER_ID", "bot_user_id", lambda raw: int(float(raw)), NUMBER, "the bot's id"),
+    Variable("API_POOL_MAX_SIZE", "pool_max_size", lambda raw: int(float(raw)), NUMBER, "pool"),
+    Variable("GENJI_API_WORKER", "run_worker", flag, "0 or 1", "run the API worker here"),
+    Variable("TOURNAMENT_OUTBOX_INTERVAL", "outbox_interval_seconds", float, NUMBER, "outbox poll"),
+    Variable("QUEUE_LOG_RETENTION_DAYS", "log_retention_days", float, NUMBER, "log retention"),
+    Variable(
+        "QUEUE_RETENTION_CHECK_SECONDS", "retention_check_seconds", float, NUMBER, "prune check"
+    ),
+    Variable("QUEUE_OPERATOR_IDS", "queue_operator_ids", _ids, DISCORD_IDS, "operators"),
+    Variable("DISCORD_GUILD_ID", "discord_guild_id", _id, DISCORD_IDS, "the alerts' guild"),
+    Variable("JOB_ALERTS_CHANNEL_ID", "job_alerts_channel_id", _id, DISCORD_IDS, "alert cards"),
+    Variable(
+        "SENTRY_ISSUE_URL_TEMPLATE",
+        "sentry_issue_url_template",
+        _sentry_template,
+        "a URL template",
+        "the alert cards' Sentry link",
+    ),
+)
 
 
 def settings_from_env(environ: Mapping[str, str] = os.environ) -> ApiSettings:
     url = environ.get("DATABASE_URL")
     if not url:
         raise SettingsError("DATABASE_URL must name the API's database (the owner login)")
-    return ApiSettings(
-        database_url=url,
-        ocr_url=environ.get("OCR_URL", ApiSettings.ocr_url),
-        ocr_timeout_seconds=_number(
-            environ, "OCR_TIMEOUT_SECONDS", ApiSettings.ocr_timeout_seconds
-        ),
-        bot_user_id=int(_number(environ, "BOT_USER_ID", 0)),
-        pool_max_size=int(_number(environ, "API_POOL_MAX_SIZE", ApiSettings.pool_max_size)),
-        run_worker=environ.get("GENJI_API_WORKER", "1") not in ("0", "false", "no"),
-        outbox_interval_seconds=_number(
-            environ, "TOURNAMENT_OUTBOX_INTERVAL", ApiSettings.outbox_interval_seconds
-        ),
-        log_retention_days=_number(
-            environ, "QUEUE_LOG_RETENTION_DAYS", ApiSettings.log_retention_days
-        ),
-        retention_check_seconds=_number(
-            environ, "QUEUE_RETENTION_CHECK_SECONDS", ApiSettings.retention_check_seconds
-        ),
-        queue_operator_ids=_ids(environ, "QUEUE_OPERATOR_IDS") or ApiSettings.queue_operator_ids,
-        discord_guild_id=_id(environ, "DISCORD_GUILD_ID"),
-        job_alerts_channel_id=_id(environ, "JOB_ALERTS_CHANNEL_ID"),
-        sentry_issue_url_template=_sentry_template(environ),
-        metrics=_metrics(environ),
-    )
+    try:
+        values = read_table(TABLE, environ)
+        metrics = metrics_settings_from_env(environ)
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
+    # Unset, the process runs its worker (the production layout); ApiSettings() in a test not.
+    values.setdefault("run_worker", True)
+    return ApiSettings(database_url=url, metrics=metrics, **values)

@@ -2,7 +2,8 @@
 
 Exit statuses: 0 after a drained stop; 1 when the worker or the Discord connection died (restart
 it); 2 when a restart will not help: no token, a token Discord refuses, a gateway closed for
-good, a missing or malformed setting (GENJI_LOG_FORMAT and GENJI_QUEUE_* among them), or a
+good, a missing or malformed setting (GENJI_LOG_FORMAT and GENJI_QUEUE_* among them), a GENJI_* name
+the project does not know (genji_worker.genji_names; the nearest known one is named), or a
 queue login that fails.
 
 Without a token there is no Discord to talk to: `python -m genji_devstack.recorded_bot` runs the
@@ -17,12 +18,13 @@ import logging
 import os
 import sys
 
+from genji_worker.genji_names import unknown_genji_setting
 from genji_worker.log_setup import LogFormatError, setup_logging
 from genji_worker.process import QueueLoginError, queue_dsn, settings_problem
 from genji_worker.sentry_setup import init_sentry
 
 from genji_bot.discord.client import EXIT_LOGIN, run_bot
-from genji_bot.settings import MissingSetting, bot_settings_from_env
+from genji_bot.settings import bot_settings_from_env
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set, so the bot cannot connect to Discord. To run the bot's queue "
@@ -37,8 +39,17 @@ def main() -> int:
         return EXIT_LOGIN
     try:
         setup_logging()
+    except LogFormatError as error:
+        print(error, file=sys.stderr)
+        return EXIT_LOGIN
+    # Before the other settings: a mistyped name is often why one of them seems missing.
+    unknown = unknown_genji_setting(os.environ)
+    if unknown:
+        print(f"error: {unknown}", file=sys.stderr)
+        return EXIT_LOGIN
+    try:
         settings = bot_settings_from_env()
-    except (LogFormatError, MissingSetting) as error:
+    except ValueError as error:  # MissingSetting, or a value that does not parse
         print(error, file=sys.stderr)
         return EXIT_LOGIN
     problem = settings_problem()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from datetime import timedelta
 
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
+from genji_worker.env_table import Variable, ids, read_table
 
 
 @dataclass(frozen=True)
@@ -139,34 +140,38 @@ def required_ids() -> tuple[str, ...]:
     )
 
 
-def _channels(environ: Mapping[str, str]) -> Channels:
-    values = {}
-    for item in fields(Channels):
-        raw = environ.get(f"{item.name.upper()}_CHANNEL_ID")
-        if raw:
-            values[item.name] = int(raw)
-    return Channels(**values)
-
-
-def _skill_roles(environ: Mapping[str, str]) -> SkillRoles:
-    values = {}
-    for item in fields(SkillRoles):
-        raw = environ.get(f"SKILL_ROLE_{item.name.upper()}_ID")
-        if raw:
-            values[item.name] = int(raw)
-    return SkillRoles(**values)
-
-
-def _ids(raw: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in raw.split(",") if part.strip())
-
-
-def _rank_roles(environ: Mapping[str, str]) -> RankRoles:
-    values = {}
-    for name, variable in (("main_tiers", "RANK_ROLE_IDS"), ("prestige", "PRESTIGE_ROLE_IDS")):
-        if environ.get(variable):
-            values[name] = _ids(environ[variable])
-    return RankRoles(**values)
+IDS = "comma-separated Discord ids"
+SECONDS = "a number of seconds"
+TABLE = (
+    Variable("GENJI_API_URL", "api_url", str, "a URL", "where the API is"),
+    Variable("DISCORD_TOKEN", "discord_token", str, "a token", "the bot's Discord token"),
+    Variable("DISCORD_URL", "discord_url", str, "a URL", "where Discord is (a stand-in)"),
+    Variable("DISCORD_GUILD_ID", "guild_id", int, "a Discord id", "the guild"),
+    Variable("BOT_USER_ID", "bot_user_id", int, "a Discord id", "the bot's own id"),
+    Variable("JOB_ALERT_RECIPIENT_ID", "alert_recipient_id", int, "a Discord id", "alerts to"),
+    Variable("TOURNAMENT_PING_ROLE_ID", "tournament_ping_role_id", int, "a Discord id", "ping"),
+    Variable("GENJI_API_TIMEOUT", "api_timeout_seconds", float, SECONDS, "API call deadline"),
+    Variable("JOB_ALERT_POLL_SECONDS", "alert_poll_seconds", float, SECONDS, "alert polls"),
+    Variable("JOB_ALERT_LEASE_SECONDS", "alert_lease_seconds", float, SECONDS, "alert lease"),
+    Variable("QUEUE_OPERATOR_IDS", "queue_operator_ids", ids, IDS, "who may retry jobs"),
+    Variable("MODERATOR_ROLE_IDS", "moderator_role_ids", ids, IDS, "moderators' roles"),
+    Variable("MODERATOR_IDS", "moderator_ids", ids, IDS, "moderators whatever their roles"),
+    Variable(
+        "DISCORD_NONCE_WINDOW_SECONDS", "nonce_window_seconds", float, SECONDS, "nonce window"
+    ),
+)
+CHANNEL_TABLE = tuple(
+    Variable(f"{item.name.upper()}_CHANNEL_ID", item.name, int, "a Discord id", "a channel")
+    for item in fields(Channels)
+)
+SKILL_TABLE = tuple(
+    Variable(f"SKILL_ROLE_{item.name.upper()}_ID", item.name, int, "a Discord id", "a rank role")
+    for item in fields(SkillRoles)
+)
+RANK_TABLE = (
+    Variable("RANK_ROLE_IDS", "main_tiers", ids, IDS, "the 20 main rank tiers' roles"),
+    Variable("PRESTIGE_ROLE_IDS", "prestige", ids, IDS, "the prestige roles"),
+)
 
 
 def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSettings:
@@ -177,32 +182,13 @@ def bot_settings_from_env(environ: Mapping[str, str] = os.environ) -> BotSetting
         for variable in required_ids():
             if not environ.get(variable, "").strip():
                 raise MissingSetting(variable)
-    optional = {
-        name: int(environ[variable])
-        for name, variable in (
-            ("guild_id", "DISCORD_GUILD_ID"),
-            ("bot_user_id", "BOT_USER_ID"),
-            ("alert_recipient_id", "JOB_ALERT_RECIPIENT_ID"),
-            ("tournament_ping_role_id", "TOURNAMENT_PING_ROLE_ID"),
-        )
-        if environ.get(variable)
-    }
+    # An id list naming no id keeps its default, as an unset one does.
+    values = {k: v for k, v in read_table(TABLE, environ).items() if v != ()}
+    values.setdefault("api_url", "http://127.0.0.1:8000")
     return BotSettings(
-        api_url=environ.get("GENJI_API_URL", "http://127.0.0.1:8000"),
         api_key=key,
-        discord_token=environ.get("DISCORD_TOKEN") or None,
-        channels=_channels(environ),
-        skill_roles=_skill_roles(environ),
-        rank_roles=_rank_roles(environ),
-        api_timeout_seconds=float(environ.get("GENJI_API_TIMEOUT", "10")),
-        alert_poll_seconds=float(environ.get("JOB_ALERT_POLL_SECONDS", "15")),
-        alert_lease_seconds=float(environ.get("JOB_ALERT_LEASE_SECONDS", "60")),
-        queue_operator_ids=_ids(environ.get("QUEUE_OPERATOR_IDS", ""))
-        or (DEFAULT_ALERT_RECIPIENT,),
-        moderator_role_ids=_ids(environ.get("MODERATOR_ROLE_IDS", ""))
-        or BotSettings.moderator_role_ids,
-        moderator_ids=_ids(environ.get("MODERATOR_IDS", "")),
-        discord_url=environ.get("DISCORD_URL") or None,
-        nonce_window_seconds=float(environ.get("DISCORD_NONCE_WINDOW_SECONDS", "60")),
-        **optional,
+        channels=Channels(**read_table(CHANNEL_TABLE, environ)),
+        skill_roles=SkillRoles(**read_table(SKILL_TABLE, environ)),
+        rank_roles=RankRoles(**read_table(RANK_TABLE, environ)),
+        **values,
     )

@@ -19,7 +19,6 @@ import pwd
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -29,9 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from genji_api.worker_password import set_worker_password
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE, login_dsn
 
 from genji_devstack import roles
+from genji_devstack.ports import free_port
 
 SUPERUSER = "genji"
 SERVER_SETTINGS = "-c max_connections=200 -c shared_buffers=128MB"
@@ -58,12 +59,6 @@ def find_bindir() -> Path:
             "PostgreSQL server binaries not found; run `just deps` (installs Debian's postgresql)"
         )
     return Path(candidates[-1]).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _pid_state(pid: int) -> str | None:
@@ -145,7 +140,7 @@ class PgCluster:
 
         The role comes from the migration plan, so call this after applying it.
         """
-        roles.set_worker_password(self.owner_dsn("postgres"), self.worker_password)
+        set_worker_password(self.owner_dsn("postgres"), self.worker_password)
 
     # -- lifecycle ------------------------------------------------------------------------
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

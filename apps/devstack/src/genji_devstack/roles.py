@@ -2,13 +2,14 @@
 
 The admin (the cluster's bootstrap superuser, or DATABASE_URL's role for tests) only creates
 the owner role and the databases it owns. Everything else, the migration plan included, runs
-as the owner, and the owner (CREATEROLE) gives the worker login its password.
+as the owner, and the owner (CREATEROLE) gives the worker login its password
+(genji_api.worker_password, which sends only a SCRAM verifier).
 """
 
 from __future__ import annotations
 
 import psycopg
-from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
+from genji_sdk.roles import OWNER_ROLE
 from psycopg import sql
 
 OWNER_ATTRIBUTES = sql.SQL("LOGIN CREATEROLE NOSUPERUSER NOCREATEDB NOREPLICATION NOBYPASSRLS")
@@ -45,14 +46,4 @@ def drop_database(admin_dsn: str, dbname: str) -> None:
     with psycopg.connect(admin_dsn, autocommit=True) as conn:
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(dbname))
-        )
-
-
-def set_worker_password(owner_dsn: str, password: str) -> None:
-    """Give the worker login (created by the migration plan) its password, as the owner."""
-    with psycopg.connect(owner_dsn, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("ALTER ROLE {} PASSWORD {}").format(
-                sql.Identifier(WORKER_ROLE), sql.Literal(password)
-            )
         )

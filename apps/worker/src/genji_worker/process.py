@@ -14,6 +14,7 @@ from genji_sdk import Owner
 from genji_sdk.roles import WORKER_ROLE, login_dsn
 
 from genji_worker.executor import Handler
+from genji_worker.genji_names import unknown_genji_setting
 from genji_worker.log_setup import LogFormatError, setup_logging
 from genji_worker.metrics import start_metrics_server
 from genji_worker.settings import metrics_settings_from_env, settings_from_env
@@ -89,7 +90,7 @@ def settings_problem(environ: Mapping[str, str] = os.environ) -> str | None:
         metrics_settings_from_env(environ)
     except ValueError as error:
         return str(error)
-    return None
+    return unknown_genji_setting(environ)
 
 
 def run_worker_process(owner: Owner, handlers: Mapping[str, Handler]) -> int:

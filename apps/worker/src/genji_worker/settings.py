@@ -6,7 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import timedelta
-from typing import Any
+
+from genji_worker.env_table import Variable, read_table, seconds, seconds_list, unknown_setting
 
 
 @dataclass(frozen=True)
@@ -59,28 +60,31 @@ DATABASE_OWNED = {
 }
 
 
+def _queue_variable(name: str, default: object) -> Variable:
+    variable = f"{PREFIX}{name.upper()}"
+    if isinstance(default, timedelta):
+        return Variable(variable, name, seconds, "a number of seconds", name)
+    if isinstance(default, tuple):
+        return Variable(variable, name, seconds_list, "comma-separated seconds", name)
+    return Variable(variable, name, int, "a whole number", name)
+
+
+# GENJI_QUEUE_<FIELD> for every field, typed by its default; the docs are the fields' own.
+QUEUE_TABLE = tuple(
+    _queue_variable(item.name, getattr(WorkerSettings(), item.name))
+    for item in fields(WorkerSettings)
+)
+
+
 def settings_from_env(environ: Mapping[str, str] | None = None) -> WorkerSettings:
     """Settings with overrides from GENJI_QUEUE_<FIELD> (durations in seconds)."""
     environ = os.environ if environ is None else environ
-    known = {f"{PREFIX}{item.name.upper()}" for item in fields(WorkerSettings)}
-    for name in sorted(n for n in environ if n.startswith(PREFIX) and n not in known):
-        where = DATABASE_OWNED.get(name)
-        if where:
-            raise ValueError(f"{name} is no longer a worker setting: {where}")
-        raise ValueError(f"unknown worker setting {name}")
-    overrides: dict[str, Any] = {}
-    for item in fields(WorkerSettings):
-        raw = environ.get(f"{PREFIX}{item.name.upper()}")
-        if raw is None:
-            continue
-        default = getattr(WorkerSettings(), item.name)
-        if isinstance(default, timedelta):
-            overrides[item.name] = timedelta(seconds=float(raw))
-        elif isinstance(default, tuple):
-            overrides[item.name] = tuple(timedelta(seconds=float(v)) for v in raw.split(",") if v)
-        else:
-            overrides[item.name] = int(raw)
-    return WorkerSettings(**overrides)
+    problem = unknown_setting(
+        environ, (v.name for v in QUEUE_TABLE), retired=DATABASE_OWNED, prefix=PREFIX
+    )
+    if problem:
+        raise ValueError(problem)
+    return WorkerSettings(**read_table(QUEUE_TABLE, environ))
 
 
 @dataclass(frozen=True)
@@ -105,28 +109,21 @@ class MetricsSettings:
             )
 
 
+METRICS_TABLE = (
+    Variable("GENJI_METRICS_PORT", "port", int, "a port number", "serve /metrics on this port"),
+    Variable("GENJI_METRICS_ADDR", "addr", str, "an address", "the address /metrics listens on"),
+    Variable(
+        "GENJI_METRICS_REFRESH_SECONDS",
+        "refresh_seconds",
+        float,
+        "a number of seconds",
+        "how often the API process re-reads the queue gauges",
+    ),
+)
+
+
 def metrics_settings_from_env(environ: Mapping[str, str] | None = None) -> MetricsSettings:
     """GENJI_METRICS_PORT, GENJI_METRICS_ADDR and GENJI_METRICS_REFRESH_SECONDS; an empty value
     is unset. Raises ValueError naming the variable when one is malformed."""
     environ = os.environ if environ is None else environ
-    defaults = MetricsSettings()
-    port: int | None = None
-    raw_port = environ.get("GENJI_METRICS_PORT", "").strip()
-    if raw_port:
-        try:
-            port = int(raw_port)
-        except ValueError:
-            raise ValueError(
-                f"GENJI_METRICS_PORT must be a port number, not {raw_port!r}"
-            ) from None
-    refresh = defaults.refresh_seconds
-    raw_refresh = environ.get("GENJI_METRICS_REFRESH_SECONDS", "").strip()
-    if raw_refresh:
-        try:
-            refresh = float(raw_refresh)
-        except ValueError:
-            raise ValueError(
-                f"GENJI_METRICS_REFRESH_SECONDS must be a number of seconds, not {raw_refresh!r}"
-            ) from None
-    addr = environ.get("GENJI_METRICS_ADDR", "") or defaults.addr
-    return MetricsSettings(port=port, addr=addr, refresh_seconds=refresh)
+    return MetricsSettings(**read_table(METRICS_TABLE, environ))

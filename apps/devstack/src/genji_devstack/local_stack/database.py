@@ -8,23 +8,25 @@ only ever in a private pgpass file, so the DATABASE_URL the stack prints carries
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import psycopg
 from genji_api.auth import scopes
-from genji_api.auth.keys import KEY_PREFIX_CHARS, key_digest, new_api_key
+from genji_api.auth.tokens import issue_token
 from genji_api.migrate import MigrationRoleError, apply_plan
+from genji_api.worker_password import set_worker_password
 from genji_sdk.roles import OWNER_ROLE
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from genji_devstack.cluster import PgCluster
 from genji_devstack.local_stack.rundir import REPOSITORY, private_file
 from genji_devstack.local_stack.supervisor import StackFailed
-from genji_devstack.roles import set_worker_password
 
 DATABASE = "genjishimada"
 SEEDS = REPOSITORY / "db" / "seeds" / "local.sql"
@@ -118,24 +120,14 @@ def set_stale_heartbeat(dsn: str, seconds: float) -> None:
     print(f"stale heartbeat threshold: {seconds:g} s", flush=True)
 
 
-def _issue_key(
-    conn: psycopg.Connection[tuple[object, ...]],
-    username: str,
-    *,
-    superuser: bool,
-    granted: frozenset[str],
-) -> str:
-    api_key = new_api_key()
-    conn.execute(
-        "INSERT INTO auth.users (username) VALUES (%s) ON CONFLICT (username) DO NOTHING",
-        (username,),
-    )
-    conn.execute(
-        "INSERT INTO auth.api_tokens (user_id, key_hash, key_prefix, is_superuser, scopes) "
-        "SELECT id, %s, %s, %s, %s FROM auth.users WHERE username = %s",
-        (key_digest(api_key), api_key[:KEY_PREFIX_CHARS], superuser, sorted(granted), username),
-    )
-    return api_key
+async def _issue_keys(dsn: str) -> tuple[str, str]:
+    conn = await asyncpg.connect(dsn)
+    try:
+        local = await issue_token(conn, "local", superuser=True)
+        bot = await issue_token(conn, "genji-bot", scopes=scopes.BOT)
+    finally:
+        await conn.close()
+    return local, bot
 
 
 def seed(dsn: str) -> tuple[str, str]:
@@ -143,6 +135,4 @@ def seed(dsn: str) -> tuple[str, str]:
     whose path is printed) and the bot's (handed to the bot only)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(SEEDS.read_text())
-        local = _issue_key(conn, "local", superuser=True, granted=frozenset())
-        bot = _issue_key(conn, "genji-bot", superuser=False, granted=scopes.BOT)
-    return local, bot
+    return asyncio.run(_issue_keys(dsn))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -23,17 +22,11 @@ from genji_devstack.local_stack.rundir import new_run_dir, private_file
 from genji_devstack.local_stack.signals import StopSignals
 from genji_devstack.local_stack.supervisor import StackFailed, Supervisor
 from genji_devstack.local_stack.terminal import take_foreground
+from genji_devstack.ports import free_port
 
 # The seeded bot account, the verifier of automatic verdicts.
 BOT_USER_ID = 1000000000000000000
 READY_DEADLINE = 60.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _answers(url: str) -> bool:
@@ -76,11 +69,11 @@ def _run(stack: ExitStack, signals: StopSignals) -> None:
     base["BOT_USER_ID"] = str(BOT_USER_ID)
     queue_url = os.environ.get("QUEUE_DATABASE_URL")
     bot_dsn = queue_url or worker_dsn(database.dsn, database.worker_password)
-    ocr_port, api_port = _free_port(), _free_port()
+    ocr_port, api_port = free_port(), free_port()
     url = f"http://127.0.0.1:{api_port}"
     # Each process serves its own /metrics on loopback (genji_worker.metrics).
-    api_metrics = f"http://127.0.0.1:{_free_port()}/metrics"
-    bot_metrics = f"http://127.0.0.1:{_free_port()}/metrics"
+    api_metrics = f"http://127.0.0.1:{free_port()}/metrics"
+    bot_metrics = f"http://127.0.0.1:{free_port()}/metrics"
     supervisor = Supervisor(run, signals)
     stack.callback(supervisor.stop)
     ocr = supervisor.start(
@@ -95,7 +88,7 @@ def _run(stack: ExitStack, signals: StopSignals) -> None:
     standin_url: str | None = None
     discord: dict[str, str] = {}
     if not os.environ.get("DISCORD_TOKEN"):
-        standin_url = f"http://127.0.0.1:{_free_port()}"
+        standin_url = f"http://127.0.0.1:{free_port()}"
         # A throwaway token of this stack's own, which only its stand-in accepts.
         token = secrets.token_urlsafe(24)
         serve = ["serve", "--port", standin_url.rsplit(":", 1)[1], "--token", token]

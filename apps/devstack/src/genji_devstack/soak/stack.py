@@ -15,8 +15,6 @@ import asyncio
 import contextlib
 import os
 import secrets
-import signal
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -27,14 +25,16 @@ import httpx
 from genji_api.auth import scopes
 from genji_api.auth.tokens import issue_token
 from genji_api.migrate import apply_plan
+from genji_api.worker_password import set_worker_password
 from genji_bot.settings import BotSettings, bot_settings_from_env
 from genji_sdk.roles import OWNER_ROLE
 from genji_worker.process import worker_dsn
 
-from genji_devstack.cluster import PgCluster, free_port
+from genji_devstack.child_process import ChildProcess
+from genji_devstack.cluster import PgCluster
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.seed import DEFAULT_TOKEN
-from genji_devstack.roles import set_worker_password
+from genji_devstack.ports import free_port
 
 DATABASE = "genji_soak"
 APPLICATION = "genji-soak"
@@ -91,63 +91,23 @@ GRANT SELECT ON soak.job_requests TO {owner};
 
 
 @dataclass
-class Child:
+class Child(ChildProcess):
     """One service process, started again with the same command and environment."""
 
-    name: str
-    command: list[str]
-    env: dict[str, str]
-    log_path: Path
-    process: subprocess.Popen[bytes] | None = None
     down: bool = False
     """Taken down on purpose (by a fault): not started again until the fault starts it."""
 
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
     def start(self) -> None:
-        assert not self.alive(), f"{self.name} still runs"
         self.down = False
-        with self.log_path.open("ab") as out:
-            self.process = subprocess.Popen(
-                self.command,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-
-    def signal(self, signum: int) -> None:
-        if self.alive():
-            assert self.process is not None
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signum)
+        self.spawn()
 
     def kill(self) -> None:
-        """SIGKILL: no drain, nothing said to the database."""
         self.down = True
-        self.signal(signal.SIGCONT)
-        self.signal(signal.SIGKILL)
-        if self.process is not None:
-            self.process.wait(10)
+        super().kill()
 
     def stop(self, timeout: float = 20.0) -> None:
-        """SIGTERM (graceful drain), SIGKILL if it is still there after `timeout`."""
         self.down = True
-        if not self.alive():
-            return
-        assert self.process is not None
-        self.signal(signal.SIGCONT)
-        self.process.terminate()
-        try:
-            self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        super().stop(timeout)
 
 
 @dataclass
