@@ -18,20 +18,21 @@ import asyncpg
 import httpx
 import pytest
 import pytest_asyncio
-from bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from genji_bot.settings import BotSettings
 from genji_devstack.fake_ocr import FakeOcr
 from genji_devstack.recorder_port import RecorderPort
-from producer_cases import ProducerEnv
 from psycopg import connect, sql
 from pytest_postgresql.janitor import DatabaseJanitor
-from q26_flow import Flow
-from secrets_seen import issue_token
-from served_api import served_api
-from testdb import OWNER_ROLE, Server
-from testdb import Database as TestDatabase
+
+from tests.bot.bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
+from tests.bot.q26_flow import Flow
+from tests.support.producer_cases import ProducerEnv
+from tests.support.secrets_seen import issue_token
+from tests.support.served_api import served_api
+from tests.support.testdb import OWNER_ROLE, Server
+from tests.support.testdb import Database as TestDatabase
 
 OUTBOX_INTERVAL_SECONDS = 0.3
 

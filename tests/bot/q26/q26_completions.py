@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import seed
-import seed_completions as sc
-import seed_ocr_jobs
-from q26_flow import Flow, Q26Case, channel
+from tests.bot.q26_flow import Flow, Q26Case, channel
+from tests.support import seed, seed_ocr_jobs
+from tests.support import seed_completions as sc
 
 SUBMIT = "/api/v3/completions/"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from q26_flow import Flow, Q26Case, channel
+from tests.bot.q26_flow import Flow, Q26Case, channel
 
 
 async def check_newsfeed(flow: Flow, _: Any) -> None:

@@ -25,17 +25,18 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
-import q26_completions as qc
-import q26_feeds as qf
-import q26_playtests as qp
-import q26_tournaments as qt
-import seed
-import seed_completions as sc
-import seed_map_edits
-import seed_tournaments as st
 from genji_api.playtests import repository as playtests
-from q26_flow import Flow
-from seed_maps import playtest, vote
+
+from tests.bot.q26_flow import Flow
+from tests.support import seed, seed_map_edits
+from tests.support import seed_completions as sc
+from tests.support import seed_tournaments as st
+from tests.support.seed_maps import playtest, vote
+
+from . import q26_completions as qc
+from . import q26_feeds as qf
+from . import q26_playtests as qp
+from . import q26_tournaments as qt
 
 MODERATOR = 10**18 - 1
 

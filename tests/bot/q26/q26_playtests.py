@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-import seed_map_edits
-from q26_flow import Flow, Q26Case, channel, producer_case
-from seed import game_map, user
-from seed_maps import SeededPlaytest, playtest, vote
+from tests.bot.q26_flow import Flow, Q26Case, channel, producer_case
+from tests.support import seed_map_edits
+from tests.support.seed import game_map, user
+from tests.support.seed_maps import SeededPlaytest, playtest, vote
 
 
 @dataclass(frozen=True)

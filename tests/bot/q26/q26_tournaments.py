@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import seed
-import seed_completions as sc
-import seed_ocr_jobs
-import seed_tournaments as st
-from q26_feeds import check_xp_posted
-from q26_flow import Flow, Q26Case, channel
+from tests.bot.q26_flow import Flow, Q26Case, channel
+from tests.support import seed, seed_ocr_jobs
+from tests.support import seed_completions as sc
+from tests.support import seed_tournaments as st
+
+from .q26_feeds import check_xp_posted
 
 CHAMPION_ROLE = 1_400_000_000_000_000_001
 

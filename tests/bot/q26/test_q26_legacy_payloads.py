@@ -17,8 +17,10 @@ import pytest
 from genji_queue.enqueue import enqueue_job
 from genji_queue.errors import InvalidJobRequestError
 from genji_sdk import REGISTRY, MalformedPayloadError
-from q26_flow import Flow
-from q26_legacy import FIXTURES, Legacy, LegacyFixture
+
+from tests.bot.q26_flow import Flow
+
+from .q26_legacy import FIXTURES, Legacy, LegacyFixture
 
 # Under xdist the module's tests stay on one worker, which builds its module fixtures once.
 pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("bot-legacy-payloads")]

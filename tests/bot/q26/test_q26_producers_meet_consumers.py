@@ -9,12 +9,11 @@ Discord world, bindings and receipts, domain rows.
 from __future__ import annotations
 
 import pytest
-import q26_completions
-import q26_feeds
-import q26_playtests
-import q26_tournaments
 from genji_sdk import REGISTRY
-from q26_flow import Flow, Q26Case
+
+from tests.bot.q26_flow import Flow, Q26Case
+
+from . import q26_completions, q26_feeds, q26_playtests, q26_tournaments
 
 # Under xdist the module's tests stay on one worker, which builds its module fixtures once.
 pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("bot-producers-meet-consumers")]
