@@ -14,13 +14,20 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-import acceptance
 import asyncpg
 import psycopg
 import pytest
-from acceptance import pytest_addoption  # noqa: F401  (the acceptance gate)
-from alone import Alone
-from artifacts import (  # noqa: F401  (per-test logs for CI)
+from genji_api.migrate import apply_plan
+from genji_api.worker_password import set_worker_password
+from genji_devstack import roles
+from genji_devstack.cluster import PgCluster
+from psycopg import sql
+from pytest_postgresql import factories
+
+from tests.support import acceptance
+from tests.support.acceptance import pytest_addoption  # noqa: F401  (the acceptance gate)
+from tests.support.alone import Alone
+from tests.support.artifacts import (  # noqa: F401  (per-test logs for CI)
     SESSION,
     keep_log,
     pytest_collection_modifyitems,
@@ -28,22 +35,16 @@ from artifacts import (  # noqa: F401  (per-test logs for CI)
     pytest_runtest_teardown,
     pytest_sessionstart,
 )
-from clones import CloneSupply, drop_database, server_database
-from final_scan import FinalScan
-from genji_api.migrate import apply_plan
-from genji_api.worker_password import set_worker_password
-from genji_devstack import roles
-from genji_devstack.cluster import PgCluster
-from psycopg import sql
-from pytest_postgresql import factories
-from queue_tables import (  # noqa: F401  (its cost, added up over xdist workers)
+from tests.support.clones import CloneSupply, drop_database, server_database
+from tests.support.final_scan import FinalScan
+from tests.support.queue_tables import (  # noqa: F401  (its cost, added up over xdist workers)
     capture,
     pytest_sessionfinish,
     pytest_terminal_summary,
     pytest_testnodedown,
 )
-from secrets_seen import register
-from testdb import (
+from tests.support.secrets_seen import register
+from tests.support.testdb import (
     OWNER_PASSWORD,
     OWNER_ROLE,
     WORKER_PASSWORD,

@@ -6,10 +6,11 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import acceptance
 import pytest
 
-TESTS_DIR = Path(__file__).resolve().parent
+from tests.support import acceptance
+
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 
 def _run_gate(tmp_path: Path, source: str, *options: str) -> subprocess.CompletedProcess[str]:
@@ -20,7 +21,7 @@ def _run_gate(tmp_path: Path, source: str, *options: str) -> subprocess.Complete
             "-m",
             "pytest",
             "-p",
-            "acceptance",
+            "tests.support.acceptance",
             "--acceptance-gate=full",
             "-q",
             "-p",
@@ -32,7 +33,7 @@ def _run_gate(tmp_path: Path, source: str, *options: str) -> subprocess.Complete
         ],
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(TESTS_DIR), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": str(REPOSITORY), "PATH": "/usr/bin:/bin"},
     )
 
 

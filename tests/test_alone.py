@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-TESTS_DIR = Path(__file__).resolve().parent
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 CONFTEST = """
-from alone import Alone
+from tests.support.alone import Alone
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "alone: runs alone")
@@ -60,7 +60,7 @@ def test_an_alone_test_overlaps_no_other_workers_test(tmp_path: Path) -> None:
         [sys.executable, "-m", "pytest", *options, "--dist", "load", str(tmp_path)],
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(TESTS_DIR), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": str(REPOSITORY), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert "13 passed" in result.stdout

@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
-from artifacts import LOGS, QUEUE_TABLES, SESSION, keep_log
-from credential_scan import scan_tree
-from secrets_seen import register, seen
-from testdb import Server
+
+from tests.support.artifacts import LOGS, QUEUE_TABLES, SESSION, keep_log
+from tests.support.credential_scan import scan_tree
+from tests.support.secrets_seen import register, seen
+from tests.support.testdb import Server
 
 API_KEY = "gjs_" + "Zq3" * 14 + "x"
 PLANTED = {

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-TESTS_DIR = Path(__file__).resolve().parent
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 CONFTEST = """
-from artifacts import pytest_sessionstart
-from final_scan import FinalScan
+from tests.support.artifacts import pytest_sessionstart
+from tests.support.final_scan import FinalScan
 
 def pytest_configure(config):
     config.pluginmanager.register(FinalScan(), "final-credential-scan")
@@ -22,8 +22,8 @@ def pytest_configure(config):
 # Each test makes up a secret in its worker; one of them writes its own into a log.
 SAMPLE = """
 import secrets
-from artifacts import LOGS
-from secrets_seen import register
+from tests.support.artifacts import LOGS
+from tests.support.secrets_seen import register
 
 def _made_up():
     value = secrets.token_urlsafe(18)
@@ -61,7 +61,7 @@ def _run(tmp_path: Path, sample: str) -> tuple[subprocess.CompletedProcess[str],
         capture_output=True,
         text=True,
         env={
-            "PYTHONPATH": str(TESTS_DIR),
+            "PYTHONPATH": str(REPOSITORY),
             "PATH": "/usr/bin:/bin",
             "GENJI_TEST_RESULTS": str(results),
         },

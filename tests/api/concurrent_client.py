@@ -11,10 +11,11 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from conftest import MakeKey
 from genji_api.app import create_app
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
+
+from tests.api.keys import MakeKey
 
 
 @pytest.fixture(name="concurrent_api")

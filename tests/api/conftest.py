@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
-from secrets_seen import issue_token
-from shared_app import lent_app
-from testdb import Connect, Database
 
-MakeKey = Callable[..., Awaitable[str]]
+from tests.support.secrets_seen import issue_token
+from tests.support.shared_app import lent_app
+from tests.support.testdb import Connect, Database
 
-BOT_USER_ID = 10**18
+from .keys import BOT_USER_ID, MakeKey
 
 
 @pytest.fixture

@@ -10,11 +10,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import asyncpg
-from db_state import IGNORED, SCHEMAS
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
-from secrets_seen import issue_token
-from shared_app import lent_app
+
+from tests.support.secrets_seen import issue_token
+from tests.support.shared_app import lent_app
+
+from .db_state import IGNORED, SCHEMAS
 
 
 class RowCounts:

@@ -17,11 +17,16 @@ from typing import Any
 import asyncpg
 import pytest
 import pytest_asyncio
-from clones import cloned_database
-from conftest import BOT_USER_ID
 from genji_api.settings import ApiSettings
 from litestar.testing import AsyncTestClient
-from openapi_walk import (
+
+from tests.api.keys import BOT_USER_ID
+from tests.support.clones import cloned_database
+from tests.support.secrets_seen import issue_token
+from tests.support.shared_app import lent_app
+from tests.support.testdb import Database, Server
+
+from .openapi_walk import (
     Operation,
     concrete_path,
     integer_path_parameters,
@@ -32,9 +37,6 @@ from openapi_walk import (
     served_document,
     wrong_type,
 )
-from secrets_seen import issue_token
-from shared_app import lent_app
-from testdb import Database, Server
 
 # Under xdist the module's tests stay on one worker, which builds its module fixtures once.
 pytestmark = [

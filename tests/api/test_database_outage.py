@@ -15,9 +15,11 @@ import pytest
 from genji_api.http.error_bodies import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS
 from httpx import Response
 from litestar.testing import AsyncTestClient
-from openapi_walk import served_document
-from queue_helpers import enqueue_xp
-from testdb import Database
+
+from tests.support.queue_helpers import enqueue_xp
+from tests.support.testdb import Database
+
+from .openapi_walk import served_document
 
 pytestmark = pytest.mark.queue
 

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from artifacts import keep_log
 from genji_api.http.error_bodies import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS
 from genji_api.settings import ApiSettings
-from lifecycle.harness import Stack, new_stack
 from litestar.testing import AsyncTestClient
-from queue_helpers import enqueue_xp
-from secrets_seen import issue_token
-from shared_app import lent_app
+
+from tests.support.artifacts import keep_log
+from tests.support.harness import Stack, new_stack
+from tests.support.queue_helpers import enqueue_xp
+from tests.support.secrets_seen import issue_token
+from tests.support.shared_app import lent_app
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

@@ -14,8 +14,9 @@ from genji_api.database import Database as ApiDatabase
 from genji_api.database import create_pool
 from genji_api.http.unavailable import database_unavailable
 from genji_devstack.ports import free_port
-from lifecycle.harness import eventually
-from testdb import Connect, Database
+
+from tests.support.harness import eventually
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

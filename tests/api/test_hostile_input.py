@@ -14,14 +14,17 @@ from typing import Any
 import asyncpg
 import pytest
 import pytest_asyncio
-from clones import cloned_database
-from conftest import BOT_USER_ID
 from genji_api.http.json_body import MAX_BODY_DEPTH
 from genji_api.settings import ApiSettings
 from genji_sdk.api_errors import code_for_status
-from hostile_app import RowCounts, superuser_client
 from litestar.testing import AsyncTestClient
-from openapi_walk import (
+
+from tests.api.keys import BOT_USER_ID
+from tests.support.clones import cloned_database
+from tests.support.testdb import Database, Server
+
+from .hostile_app import RowCounts, superuser_client
+from .openapi_walk import (
     Operation,
     concrete_path,
     json_body_operations,
@@ -29,7 +32,6 @@ from openapi_walk import (
     sample,
     served_document,
 )
-from testdb import Database, Server
 
 pytestmark = [pytest.mark.queue, pytest.mark.asyncio(loop_scope="module")]
 

@@ -8,7 +8,8 @@ from uuid import uuid4
 import asyncpg
 import pytest
 from litestar.testing import AsyncTestClient
-from queue_helpers import enqueue_xp
+
+from tests.support.queue_helpers import enqueue_xp
 
 pytestmark = pytest.mark.queue
 

@@ -13,18 +13,20 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-from conftest import MakeKey
 from genji_api.http.error_docs import ERROR_STATUSES
 from genji_api.settings import ApiSettings
-from openapi_fuzz import FuzzSummary, fuzz, load_schema
-from openapi_walk import served_document
 from schemathesis import Case, CheckContext, GenerationMode, Response
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
 )
-from served_api import served_api
+
+from tests.api.keys import MakeKey
+from tests.support import seed
+from tests.support.served_api import served_api
+
+from .openapi_fuzz import FuzzSummary, fuzz, load_schema
+from .openapi_walk import served_document
 
 # Thousands of requests against one served API within the timeout: next to other xdist
 # workers on a small machine it ran past it, so it runs alone.

@@ -13,12 +13,14 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-from db_state import FailurePoint, inject_failure, job_events, remove_failure, table_counts
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from genji_sdk import REGISTRY
 from litestar.testing import AsyncTestClient
-from producer_cases import CASES, ProducerCase, ProducerEnv
+
+from tests.support.producer_cases import CASES, ProducerCase, ProducerEnv
+
+from .db_state import FailurePoint, inject_failure, job_events, remove_failure, table_counts
 
 pytestmark = pytest.mark.queue
 

@@ -10,8 +10,9 @@ from genji_api.queue.enqueue import enqueue_job
 from genji_queue.begin import queue_begin
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_ungated, enqueue_xp, sample_json, xp_payload
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, claim_ungated, enqueue_xp, sample_json, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -37,13 +37,16 @@ from genji_devstack.recorder_port import RecorderPort
 from genji_sdk import REGISTRY
 from genji_worker.settings import settings_from_env
 from genji_worker.supervisor import QueueSupervisor
-from lifecycle.harness import eventually
-from secrets_seen import issue_token
+
+from tests.support.harness import eventually
+from tests.support.secrets_seen import issue_token
 
 __all__ = ("BotProcess", "BotStack", "eventually", "issue_bot_key", "registered_consumers")
 
 
 BOT_USER_ID = 10**18
+# Where `python -m tests...` finds the tests package, for a test's own variant of the bot.
+REPOSITORY = Path(__file__).resolve().parents[2]
 # The bot's key: every scope a handler uses, and not a superuser.
 BOT_SCOPES = scopes.BOT
 FAST = {
@@ -171,10 +174,10 @@ class BotProcess:
         stack: BotStack,
         log_path: Path,
         environment: Mapping[str, str] | None = None,
-        script: Path | None = None,
+        module: str | None = None,
         discord_url: str | None = None,
     ) -> BotProcess:
-        """The recorded bot, or `script` (a test's variant of it, run as a file), or with
+        """The recorded bot, or `module` (a test's variant of it, run with `-m`), or with
         `discord_url` the real bot, `python -m genji_bot`, talking to that stand-in of Discord."""
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("GENJI_", "DISCORD_"))},
@@ -185,8 +188,9 @@ class BotProcess:
             "QUEUE_DATABASE_URL": stack.worker_dsn,
             "GENJI_RECORDER_DIR": str(stack.recorder.directory),
         }
-        if script:
-            command = [sys.executable, str(script)]
+        if module:
+            command = [sys.executable, "-m", module]
+            env["PYTHONPATH"] = str(REPOSITORY)
         elif discord_url:
             command = [sys.executable, "-m", "genji_bot"]
             # A test's environment may give another token (one Discord refuses).

@@ -4,7 +4,6 @@ talks to."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -12,17 +11,16 @@ import httpx
 import pytest
 from genji_api.settings import ApiSettings
 from genji_bot.settings import BotSettings
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "api"))
-
-from bot_stack import BOT_USER_ID, BotStack, issue_bot_key
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.seed import world_for_bot
 from genji_devstack.discord_standin.server import DiscordStandIn
 from genji_devstack.recorder_port import RecorderPort
-from secrets_seen import issue_token
-from served_api import served_api
-from testdb import Connect, Database
+
+from tests.support.secrets_seen import issue_token
+from tests.support.served_api import served_api
+from tests.support.testdb import Connect, Database
+
+from .bot_stack import BOT_USER_ID, BotStack, issue_bot_key
 
 
 @pytest.fixture

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
 from genji_sdk import REGISTRY
+
+from .bot_stack import BotStack
 
 pytestmark = pytest.mark.queue
 

@@ -8,8 +8,9 @@ import pytest
 from genji_worker.claims import FencedQueries
 from genji_worker.driver import DeadlineDriver
 from pgqueuer.ports.repository import EntrypointExecutionParameter
-from queue_helpers import XP_EVENT, enqueue_xp, register_worker
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp, register_worker
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -12,7 +12,8 @@ import re
 
 import pytest
 from genji_sdk.contracts import UnsupportedPatternError, to_postgres
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -6,7 +6,8 @@ import json
 
 import asyncpg
 import pytest
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

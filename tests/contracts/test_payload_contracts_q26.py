@@ -30,8 +30,10 @@ from genji_sdk import (
     decode_envelope_payload,
 )
 from genji_sdk.contracts import UnsupportedContractError, contract_nodes, render_sql
-from payload_mutations import mutations
-from testdb import Connect
+
+from tests.support.testdb import Connect
+
+from .payload_mutations import mutations
 
 pytestmark = pytest.mark.queue
 

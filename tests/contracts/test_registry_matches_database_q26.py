@@ -5,7 +5,8 @@ from dataclasses import astuple, fields
 import pytest
 from genji_sdk import REGISTRY
 from genji_sdk.contracts import ContractNode, contract_nodes
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -12,7 +12,8 @@ from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.pointing import discord_py_pointed_at
 from genji_devstack.discord_standin.seed import DEFAULT_TOKEN, world_for_bot
 from genji_devstack.discord_standin.server import DiscordStandIn
-from standin_bot import READY_WITHIN, SETTINGS, StandInBot
+
+from .standin_bot import READY_WITHIN, SETTINGS, StandInBot
 
 
 @pytest.fixture

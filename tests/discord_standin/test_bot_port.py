@@ -21,7 +21,8 @@ from genji_bot.effects.port import (
     Refused,
 )
 from genji_devstack.discord_standin.control import StandInControl
-from standin_bot import SETTINGS, StandInBot
+
+from .standin_bot import SETTINGS, StandInBot
 
 CHANNEL = SETTINGS.channels.completions
 OTHER = SETTINGS.channels.newsfeed

@@ -10,8 +10,10 @@ import pytest
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.seed import DEFAULT_TOKEN
 from genji_devstack.discord_standin.server import DiscordStandIn
-from lifecycle.harness import eventually
-from standin_bot import SETTINGS
+
+from tests.support.harness import eventually
+
+from .standin_bot import SETTINGS
 
 ROUTE = "POST /channels/{channel_id}/messages"
 

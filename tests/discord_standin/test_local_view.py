@@ -13,8 +13,9 @@ from typing import Any
 import discord
 import httpx
 from genji_devstack.discord_standin.server import DiscordStandIn
-from headless import headless_page
-from standin_bot import SETTINGS, StandInBot
+
+from .headless import headless_page
+from .standin_bot import SETTINGS, StandInBot
 
 CHANNEL = SETTINGS.channels.verification_queue
 MEMBER = 300_000_000_000_000_002

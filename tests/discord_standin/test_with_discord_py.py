@@ -14,7 +14,8 @@ from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.discord_standin.pointing import discord_py_pointed_at
 from genji_devstack.discord_standin.seed import world_for_bot
 from genji_devstack.discord_standin.server import DiscordStandIn
-from standin_bot import SETTINGS, StandInBot
+
+from .standin_bot import SETTINGS, StandInBot
 
 SEND = "POST /channels/{channel_id}/messages"
 CHANNEL = SETTINGS.channels.completions

@@ -9,8 +9,9 @@ from genji_api.queue.enqueue import enqueue_job
 from genji_queue.errors import NotInTransactionError, UnknownQueueEventError, translate
 from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_sdk import ClaimToken, UnknownEventError
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

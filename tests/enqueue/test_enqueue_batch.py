@@ -27,9 +27,10 @@ from genji_queue.errors import (
     NotInTransactionError,
     UnknownQueueEventError,
 )
-from lifecycle.harness import eventually
-from queue_helpers import XP_EVENT, enqueue_xp, xp_payload
-from testdb import Connect
+
+from tests.support.harness import eventually
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -10,8 +10,9 @@ import pytest
 from genji_queue import enqueue_batch
 from genji_queue.enqueue_batch import BatchItem
 from genji_queue.errors import InvalidJobRequestError
-from queue_helpers import XP_EVENT, xp_payload
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

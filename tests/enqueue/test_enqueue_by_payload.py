@@ -10,7 +10,8 @@ import pytest
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.payload_samples import SAMPLES
 from genji_sdk import REGISTRY, PayloadTypeError, UnknownEventError
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

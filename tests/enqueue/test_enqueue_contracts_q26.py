@@ -18,8 +18,9 @@ from genji_queue.errors import InvalidJobRequestError, translate
 from genji_sdk import REGISTRY, EventRegistry
 from genji_sdk.contracts import render_sql
 from genji_sdk.payloads.xp import XpGrantEvent
-from queue_helpers import XP_EVENT, xp_payload
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

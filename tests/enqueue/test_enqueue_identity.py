@@ -7,8 +7,9 @@ import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.errors import EventKeyConflictError, InvalidJobRequestError, translate
-from queue_helpers import XP_EVENT, enqueue_xp, sample_json, xp_payload
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp, sample_json, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -16,8 +16,9 @@ from genji_queue.errors import (
 )
 from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_worker.claims import claim_of
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, claim_next, enqueue_xp, xp_payload
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -16,8 +16,9 @@ from genji_queue.claim import queue_claim
 from genji_queue.errors import StaleClaimError
 from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_sdk import ClaimToken
-from queue_helpers import XP_EVENT, enqueue_xp
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -2,9 +2,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from artifacts import keep_log
-from harness import DATABASE, Stack, new_stack
-from queue_tables import capture
+
+from tests.support.artifacts import keep_log
+from tests.support.harness import DATABASE, Stack, new_stack
+from tests.support.queue_tables import capture
 
 
 @pytest.fixture

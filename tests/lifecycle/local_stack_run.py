@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import eventually
+from tests.support.harness import eventually
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 READY = "--- the stack is up: paste these lines into a shell at the repository root ---"

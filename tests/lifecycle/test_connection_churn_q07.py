@@ -13,7 +13,8 @@ import time
 from uuid import UUID
 
 import pytest
-from harness import Stack, Worker, eventually, sample
+
+from tests.support.harness import Stack, Worker, eventually, sample
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

@@ -8,7 +8,8 @@ and it runs.
 from __future__ import annotations
 
 import pytest
-from harness import Stack, eventually
+
+from tests.support.harness import Stack, eventually
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

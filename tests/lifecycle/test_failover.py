@@ -25,7 +25,8 @@ from genji_devstack.cluster import PgCluster
 from genji_devstack.replication import make_standby, multi_host_dsn, promote, walsender_pid
 from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
-from harness import (
+
+from tests.support.harness import (
     DATABASE,
     FAST_SETTINGS,
     Stack,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from genji_devstack.fleet import WorkerExited, worker_environment
-from harness import Stack
+
+from tests.support.harness import Stack
 
 
 def test_worker_environment_drops_the_callers_queue_configuration() -> None:

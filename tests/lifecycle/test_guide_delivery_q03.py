@@ -12,9 +12,10 @@ from uuid import UUID
 import pytest
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
-from harness import Stack, eventually
 from litestar.testing import AsyncTestClient
-from secrets_seen import issue_token
+
+from tests.support.harness import Stack, eventually
+from tests.support.secrets_seen import issue_token
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

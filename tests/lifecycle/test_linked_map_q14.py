@@ -17,8 +17,9 @@ import asyncpg
 import httpx
 import pytest
 from genji_devstack.api_child import ApiChild
-from harness import FAST_SETTINGS, Stack, eventually
-from secrets_seen import issue_token
+
+from tests.support.harness import FAST_SETTINGS, Stack, eventually
+from tests.support.secrets_seen import issue_token
 
 pytestmark = pytest.mark.queue_fault
 

@@ -19,7 +19,8 @@ from genji_bot.settings import BotSettings, Channels
 from genji_devstack.discord_standin.control import StandInControl
 from genji_devstack.local_stack.stack import BOT_USER_ID
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT
-from harness import eventually
+
+from tests.support.harness import eventually
 
 # Two whole stacks with a deadline to come up: next to other xdist workers they miss it.
 pytestmark = pytest.mark.alone

@@ -12,8 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from harness import eventually
-from local_stack_run import REPOSITORY, alive, all_gone, stack_env, start_stack
+from tests.support.harness import eventually
+
+from .local_stack_run import REPOSITORY, alive, all_gone, stack_env, start_stack
 
 
 async def test_a_child_dying_before_ready_ends_the_stack_at_once_with_its_last_lines(

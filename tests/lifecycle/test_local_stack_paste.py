@@ -11,7 +11,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from local_stack_run import REPOSITORY, StackRun, alive, all_gone, start_stack
+from .local_stack_run import REPOSITORY, StackRun, alive, all_gone, start_stack
 
 EXPORT = re.compile(r"^export ([A-Z_]+)=(\S+)$")
 

@@ -16,8 +16,9 @@ import termios
 import threading
 from pathlib import Path
 
-from harness import eventually
-from local_stack_run import CHILDREN, REPOSITORY, StackRun, alive, all_gone, start_stack
+from tests.support.harness import eventually
+
+from .local_stack_run import CHILDREN, REPOSITORY, StackRun, alive, all_gone, start_stack
 
 
 async def test_a_second_sigint_during_the_drain_stops_everything_now(tmp_path: Path) -> None:

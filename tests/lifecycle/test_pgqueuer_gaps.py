@@ -6,7 +6,8 @@ import asyncio
 import time
 
 import pytest
-from harness import Stack, Worker, eventually, sample
+
+from tests.support.harness import Stack, Worker, eventually, sample
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

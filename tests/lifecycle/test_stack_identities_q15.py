@@ -15,7 +15,8 @@ import asyncpg
 import pytest
 from genji_api.auth import scopes
 from genji_sdk.roles import OWNER_ROLE, WORKER_ROLE
-from harness import FAST_SETTINGS, Stack, eventually
+
+from tests.support.harness import FAST_SETTINGS, Stack, eventually
 
 # A whole `just up` stack with a deadline to come up, like test_local_stack.py.
 pytestmark = [pytest.mark.queue, pytest.mark.alone]

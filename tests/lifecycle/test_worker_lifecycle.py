@@ -6,7 +6,8 @@ import asyncio
 import signal
 
 import pytest
-from harness import (
+
+from tests.support.harness import (
     FAST_STALE_HEARTBEAT,
     Stack,
     active_claim,

@@ -3,7 +3,8 @@
 from uuid import uuid4
 
 import asyncpg
-from queue_helpers import claim_next, enqueue_xp
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
 
 
 async def grants_in_every_state(conn: asyncpg.Connection, jobs: int) -> None:

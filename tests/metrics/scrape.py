@@ -9,10 +9,11 @@ import httpx
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
 from genji_worker.settings import MetricsSettings
-from lifecycle.harness import eventually
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
-from testdb import Database
+
+from tests.support.harness import eventually
+from tests.support.testdb import Database
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

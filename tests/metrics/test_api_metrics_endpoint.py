@@ -7,9 +7,11 @@ from uuid import uuid4
 
 import pytest
 from genji_sdk import REGISTRY
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp
-from scrape import scraped_when, served_metrics, value
-from testdb import Connect, Database
+
+from tests.support.queue_helpers import XP_EVENT, claim_next, enqueue_xp
+from tests.support.testdb import Connect, Database
+
+from .scrape import scraped_when, served_metrics, value
 
 pytestmark = pytest.mark.queue
 

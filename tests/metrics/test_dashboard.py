@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scrape import names, scraped_when, served_metrics
-from testdb import Database
+
+from tests.support.testdb import Database
+
+from .scrape import names, scraped_when, served_metrics
 
 pytestmark = pytest.mark.queue
 

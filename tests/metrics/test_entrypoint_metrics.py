@@ -6,9 +6,11 @@ import asyncpg
 import pytest
 from genji_queue.metrics import queue_entrypoint_metrics
 from genji_sdk import REGISTRY
-from queue_helpers import XP_EVENT
-from queue_states import grants_in_every_state
-from testdb import Connect
+
+from tests.support.queue_helpers import XP_EVENT
+from tests.support.testdb import Connect
+
+from .queue_states import grants_in_every_state
 
 pytestmark = pytest.mark.queue
 

@@ -12,8 +12,9 @@ from genji_api.database import Database as Pool
 from genji_api.database import create_pool
 from genji_api.metrics.gauges import QueueGauges
 from genji_api.metrics.schedule import run_gauge_refresh
-from lifecycle.harness import eventually
-from testdb import Database
+
+from tests.support.harness import eventually
+from tests.support.testdb import Database
 
 pytestmark = pytest.mark.queue
 

@@ -6,8 +6,10 @@ import sys
 from uuid import uuid4
 
 import pytest
-from queue_states import grants_in_every_state
-from testdb import Connect, Database
+
+from tests.support.testdb import Connect, Database
+
+from .queue_states import grants_in_every_state
 
 pytestmark = pytest.mark.queue
 

@@ -10,8 +10,9 @@ from uuid import uuid4
 import asyncpg
 import pytest
 from genji_devstack.ports import free_port
-from queue_helpers import claim_next, enqueue_xp
-from testdb import Connect, Database
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

@@ -13,10 +13,12 @@ from genji_sdk import REGISTRY, JobContext
 from genji_worker.metrics import start_metrics_server
 from genji_worker.settings import MetricsSettings, WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
-from lifecycle.harness import eventually
-from queue_helpers import XP_EVENT, enqueue_xp
-from scrape import Samples, scrape, value
-from testdb import Connect, Database
+
+from tests.support.harness import eventually
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Connect, Database
+
+from .scrape import Samples, scrape, value
 
 pytestmark = pytest.mark.queue
 

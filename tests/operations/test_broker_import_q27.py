@@ -10,13 +10,15 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
-from broker_export import SECRET, Export, seed, snapshot
 from genji_api.cutover import manifest, service
 from genji_api.database import Database, create_pool
 from genji_sdk import ClaimToken
-from queue_helpers import claim_next
-from testdb import Connect
-from testdb import Database as MigratedDb
+
+from tests.support.queue_helpers import claim_next
+from tests.support.testdb import Connect
+from tests.support.testdb import Database as MigratedDb
+
+from .broker_export import SECRET, Export, seed, snapshot
 
 pytestmark = pytest.mark.queue
 

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from deploy_files import DEPLOY, ENVIRONMENTS, Config, provided, resolved_models, run_configs
 from genji_bot.settings import required_ids
+
+from .deploy_files import DEPLOY, ENVIRONMENTS, Config, provided, resolved_models, run_configs
 
 # Under xdist the module's tests stay on one worker, which builds its module fixtures once.
 pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("operations-compose-files")]

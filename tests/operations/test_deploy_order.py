@@ -10,10 +10,12 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from deploy_files import DEPLOY, env_example, provided, validator
 from genji_api.worker_password import set_worker_password
-from secrets_seen import register
-from testdb import WORKER_PASSWORD, Database
+
+from tests.support.secrets_seen import register
+from tests.support.testdb import WORKER_PASSWORD, Database
+
+from .deploy_files import DEPLOY, env_example, provided, validator
 
 pytestmark = pytest.mark.queue
 

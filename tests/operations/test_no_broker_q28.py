@@ -20,13 +20,15 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
-from deploy_files import DEPLOY, ENVIRONMENTS, resolved_models
 from genji_api.auth import scopes
 from genji_devstack.ports import free_port
 from genji_devstack.recorder_port import RecorderPort
-from lifecycle.harness import FAST_SETTINGS, eventually
-from secrets_seen import issue_token
-from testdb import Connect, Database
+
+from tests.support.harness import FAST_SETTINGS, eventually
+from tests.support.secrets_seen import issue_token
+from tests.support.testdb import Connect, Database
+
+from .deploy_files import DEPLOY, ENVIRONMENTS, resolved_models
 
 pytestmark = pytest.mark.queue
 

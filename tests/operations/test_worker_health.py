@@ -18,8 +18,9 @@ from genji_devstack.fleet import WorkerFleet, WorkerProcess
 from genji_queue.worker_health import queue_worker_health
 from genji_sdk import Owner
 from genji_worker.health import check
-from lifecycle.harness import FAST_SETTINGS, eventually
-from testdb import Connect, Database
+
+from tests.support.harness import FAST_SETTINGS, eventually
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

@@ -18,8 +18,15 @@ from genji_queue.retry import queue_fail, queue_retry
 from genji_queue.workers import queue_worker_beat, queue_worker_stopped
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import XP_EVENT, claim_next, enqueue_xp, register_worker, sample_json
-from testdb import WORKER_ROLE, Connect
+
+from tests.support.queue_helpers import (
+    XP_EVENT,
+    claim_next,
+    enqueue_xp,
+    register_worker,
+    sample_json,
+)
+from tests.support.testdb import WORKER_ROLE, Connect
 
 pytestmark = pytest.mark.queue
 

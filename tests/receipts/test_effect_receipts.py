@@ -8,8 +8,9 @@ import pytest
 from genji_queue.errors import EffectFingerprintMismatchError, StaleClaimError
 from genji_queue.receipts import effect_receipt_begin, effect_receipt_complete
 from genji_sdk import ClaimToken
-from queue_helpers import claim_next, enqueue_xp
-from testdb import Connect
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -19,9 +19,10 @@ from genji_sdk.recovery import (
     RecoveryResult,
     ResolveEffectRequest,
 )
-from held_jobs import OPERATOR, UNCERTAIN, held_job, job_row, retry_request
-from queue_helpers import queue_row
-from testdb import Connect
+
+from tests.support.held_jobs import OPERATOR, UNCERTAIN, held_job, job_row, retry_request
+from tests.support.queue_helpers import queue_row
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

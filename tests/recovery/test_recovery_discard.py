@@ -14,8 +14,9 @@ from genji_queue.recovery_discard import recovery_discard
 from genji_sdk.recovery import DiscardRequest, OperatorContext, RecoveryResult
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
-from queue_helpers import claim_ungated, enqueue_xp, queue_row
-from testdb import Connect
+
+from tests.support.queue_helpers import claim_ungated, enqueue_xp, queue_row
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 from genji_queue.recovery_retry import recovery_retry
-from held_jobs import held_job, retry_request
 from pgqueuer.queries import Queries
-from queue_helpers import queue_row
-from testdb import Connect, Database
+
+from tests.support.held_jobs import held_job, retry_request
+from tests.support.queue_helpers import queue_row
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

@@ -10,8 +10,9 @@ from genji_queue.errors import InvalidJobRequestError
 from genji_queue.recovery_resolve_effect import recovery_resolve_effect
 from genji_queue.recovery_retry import recovery_retry
 from genji_sdk.recovery import OperatorContext, ResolveDecision, ResolveEffectRequest
-from held_jobs import OPERATOR, SEND, UNCERTAIN, held_job, retry_request
-from testdb import Connect
+
+from tests.support.held_jobs import OPERATOR, SEND, UNCERTAIN, held_job, retry_request
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -12,9 +12,10 @@ from genji_queue.begin import queue_begin
 from genji_queue.errors import InvalidJobRequestError, JobNotFoundError, RecoveryKeyConflictError
 from genji_queue.recovery_retry import recovery_retry
 from genji_sdk.recovery import RetryRequest
-from held_jobs import OPERATOR, SEND, claim, held_job, job_row, retry_request
-from queue_helpers import enqueue_xp, queue_row
-from testdb import Connect
+
+from tests.support.held_jobs import OPERATOR, SEND, claim, held_job, job_row, retry_request
+from tests.support.queue_helpers import enqueue_xp, queue_row
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -5,8 +5,9 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 from genji_queue.status import job_public_status
-from queue_helpers import claim_next, enqueue_xp
-from testdb import Connect
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

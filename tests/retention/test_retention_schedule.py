@@ -10,9 +10,10 @@ import pytest
 from genji_api.database import Database
 from genji_api.retention.schedule import run_retention_schedule
 from genji_queue.retention_schedule import queue_retention_run
-from queue_helpers import claim_next, enqueue_xp
-from testdb import Connect
-from testdb import Database as MigratedDatabase
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
+from tests.support.testdb import Connect
+from tests.support.testdb import Database as MigratedDatabase
 
 pytestmark = pytest.mark.queue
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqitch_cli import sqitch
+from .sqitch_cli import sqitch
 
 PLANNER = "Dev <dev@example.invalid>"
 V1 = "CREATE OR REPLACE FUNCTION widget_version() RETURNS integer LANGUAGE sql AS 'SELECT 1';\n"

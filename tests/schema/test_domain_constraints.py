@@ -4,7 +4,8 @@ itself, whichever code writes the rows."""
 import asyncpg
 import pytest
 from genji_api.migrations.location import db_dir
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -12,8 +12,9 @@ import pytest
 from genji_api.migrate import MigrationRoleError, apply_plan
 from genji_api.worker_password import set_worker_password
 from genji_devstack.cluster import PgCluster
-from secrets_seen import register
-from testdb import OWNER_ROLE, WORKER_ROLE, Connect, Database, Server, make_dsn
+
+from tests.support.secrets_seen import register
+from tests.support.testdb import OWNER_ROLE, WORKER_ROLE, Connect, Database, Server, make_dsn
 
 # Under xdist the module's tests stay on one worker, which builds its module fixtures once.
 pytestmark = [pytest.mark.queue, pytest.mark.xdist_group("schema-identities")]

@@ -14,8 +14,9 @@ from genji_queue.status import job_public_status
 from genji_sdk import REGISTRY, JobContext
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
-from queue_helpers import XP_EVENT, enqueue_xp
-from testdb import Database
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Database
 
 pytestmark = pytest.mark.queue
 

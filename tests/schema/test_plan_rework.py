@@ -7,7 +7,8 @@ import pytest
 from genji_api.migrate import apply_plan, rollback_plan
 from genji_api.migrations.plan import PlanError, read_plan
 from genji_devstack.schema_dump import dump_schema
-from rework_project import (
+
+from .rework_project import (
     PLAN,
     PLANNER,
     V1,
@@ -17,7 +18,7 @@ from rework_project import (
     reworked_project,
     write_scripts,
 )
-from sqitch_cli import sqitch
+from .sqitch_cli import sqitch
 
 pytestmark = pytest.mark.queue
 

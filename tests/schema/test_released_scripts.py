@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from genji_api.migrations.location import db_dir
 from genji_devstack.release_plan import MANIFEST, check, release
-from rework_project import PLANNER, V2, released_project, rework_widget_version, write_scripts
+
+from .rework_project import PLANNER, V2, released_project, rework_widget_version, write_scripts
 
 pytestmark = pytest.mark.queue
 

@@ -3,8 +3,10 @@
 import pytest
 from genji_api.migrations.location import db_dir
 from genji_devstack.schema_dump import dump_schema
-from sqitch_cli import sqitch
-from testdb import Database
+
+from tests.support.testdb import Database
+
+from .sqitch_cli import sqitch
 
 pytestmark = pytest.mark.queue
 

@@ -4,7 +4,8 @@ import re
 from pathlib import Path
 
 import pytest
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -12,8 +12,9 @@ from pgqueuer import QueueManager
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job
 from pgqueuer.types import QueueExecutionMode
-from queue_helpers import XP_EVENT, enqueue_xp, register_worker, sample_json
-from testdb import WORKER_ROLE, Connect
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp, register_worker, sample_json
+from tests.support.testdb import WORKER_ROLE, Connect
 
 pytestmark = pytest.mark.queue
 

@@ -11,8 +11,9 @@ from genji_queue.recovery_discard import recovery_discard
 from genji_queue.recovery_retry import recovery_retry
 from genji_queue.status import job_public_status
 from genji_sdk.recovery import DiscardRequest, OperatorContext, RetryRequest
-from queue_helpers import claim_next, enqueue_xp
-from testdb import Connect
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

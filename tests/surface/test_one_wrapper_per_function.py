@@ -10,7 +10,8 @@ from pathlib import Path
 import genji_queue
 import pytest
 from genji_queue.calls import CALLS
-from testdb import Connect
+
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 
@@ -58,8 +59,8 @@ GENERATORS = {ROOT / "apps" / "sdk" / "src" / "genji_sdk" / "contracts" / "sql.p
 CALLERS = [
     *ROOT.glob("apps/*/src/**/*.py"),
     *ROOT.glob("bench/**/*.py"),
-    ROOT / "tests" / "queue_helpers.py",
-    ROOT / "tests" / "lifecycle" / "harness.py",
+    ROOT / "tests" / "support" / "queue_helpers.py",
+    ROOT / "tests" / "support" / "harness.py",
 ]
 
 

@@ -1,6 +1,6 @@
 """No production package imports the dev tooling, the tests or the benchmarks, at module level
-or inside a function. The tests and benchmarks also import their helpers by bare name (they are
-on sys.path), so those names count as theirs too. Among the production packages, imports follow
+or inside a function. The benchmarks import their helpers by bare name, and the tests' helpers
+once were, so those names count as theirs too. Among the production packages, imports follow
 the package graph (docs/architecture.md): the API and the bot meet only in genji_sdk."""
 
 import ast

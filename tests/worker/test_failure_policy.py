@@ -15,8 +15,9 @@ from genji_sdk import REGISTRY, HandlerCoverageError, JobContext
 from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
-from queue_helpers import XP_EVENT, enqueue_xp
-from testdb import Connect, Database
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

@@ -12,8 +12,9 @@ import pytest
 from genji_sdk import REGISTRY, JobContext
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
-from queue_helpers import XP_EVENT, enqueue_xp
-from testdb import Connect, Database
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

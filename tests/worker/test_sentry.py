@@ -22,11 +22,12 @@ from genji_worker.sentry_reports import HELD, OUTAGE, report_held
 from genji_worker.sentry_setup import init_sentry
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
-from lifecycle.harness import eventually
-from queue_helpers import XP_EVENT, enqueue_xp
 from sentry_sdk.envelope import Envelope
 from sentry_sdk.transport import Transport
-from testdb import Connect, Database
+
+from tests.support.harness import eventually
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Connect, Database
 
 DSN_KEY = "publickey0123"
 DSN = f"https://{DSN_KEY}@sentry.invalid/42"

@@ -14,7 +14,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 from genji_worker.process import EXIT_LOGIN
-from testdb import WORKER_PASSWORD, WORKER_ROLE, Database, Server
+
+from tests.support.testdb import WORKER_PASSWORD, WORKER_ROLE, Database, Server
 
 pytestmark = pytest.mark.queue
 

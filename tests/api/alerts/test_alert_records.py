@@ -11,12 +11,13 @@ from uuid import UUID, uuid4
 import asyncpg
 import httpx
 import pytest
-import seed_alerts as sa
 from genji_api.settings import ApiSettings
-from lifecycle.harness import eventually
 from litestar.testing import AsyncTestClient
-from served_api import served_api
-from testdb import Connect
+
+from tests.support import seed_alerts as sa
+from tests.support.harness import eventually
+from tests.support.served_api import served_api
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

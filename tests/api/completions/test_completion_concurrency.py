@@ -12,15 +12,16 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-import seed_completions as sc
-import testdb
 from genji_api.completions.models import CompletionSubmitRequest
 from genji_api.completions.submission import submit_completion
 from genji_api.database import Database, create_pool
 from genji_api.errors import ApiError
-from jobs_view import all_actions
-from lifecycle.harness import eventually
+
+from tests.support import seed, testdb
+from tests.support import seed_completions as sc
+from tests.support.harness import eventually
+
+from .jobs_view import all_actions
 
 pytestmark = pytest.mark.queue
 

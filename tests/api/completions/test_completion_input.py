@@ -6,10 +6,12 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-import seed_completions as sc
-from jobs_view import all_actions
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
+from tests.support import seed_completions as sc
+
+from .jobs_view import all_actions
 
 pytestmark = pytest.mark.queue
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-import seed
-import seed_completions as sc
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
+from tests.support import seed_completions as sc
 
 pytestmark = pytest.mark.queue
 

@@ -6,10 +6,12 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-import seed_completions as sc
-from jobs_view import all_actions, jobs_of, payload
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
+from tests.support import seed_completions as sc
+
+from .jobs_view import all_actions, jobs_of, payload
 
 pytestmark = pytest.mark.queue
 

@@ -11,14 +11,14 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-import seed
-import seed_completions as sc
-import testdb
 from genji_api.completions.verification import apply_completion_verdict
 from genji_api.database import Database, create_pool
 from genji_api.errors import ConflictError
 from genji_api.tournaments.verdicts import apply_tournament_verdict
 from genji_sdk.jobs import JobStatusResponse
+
+from tests.support import seed, testdb
+from tests.support import seed_completions as sc
 
 pytestmark = pytest.mark.queue
 

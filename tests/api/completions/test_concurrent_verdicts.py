@@ -8,12 +8,14 @@ import asyncio
 import asyncpg
 import httpx
 import pytest
-import seed
-import seed_completions as sc
-from concurrent_client import concurrent_api_fixture  # noqa: F401  (the fixture)
-from jobs_view import jobs_of
-from lifecycle.harness import eventually
-from testdb import Connect
+
+from tests.api.concurrent_client import concurrent_api_fixture  # noqa: F401  (the fixture)
+from tests.support import seed
+from tests.support import seed_completions as sc
+from tests.support.harness import eventually
+from tests.support.testdb import Connect
+
+from .jobs_view import jobs_of
 
 pytestmark = pytest.mark.queue
 

@@ -7,10 +7,11 @@ import asyncio
 import asyncpg
 import httpx
 import pytest
-from concurrent_client import concurrent_api_fixture  # noqa: F401  (fixture)
-from seed_effects import SENDS, binding_rows, claimed
-from seed_guides import until
-from testdb import Connect
+
+from tests.api.concurrent_client import concurrent_api_fixture  # noqa: F401  (fixture)
+from tests.support.seed_effects import SENDS, binding_rows, claimed
+from tests.support.seed_guides import until
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 import asyncpg
 import httpx
 import pytest
-import seed
 from genji_api.effects.mirrors import MIRRORS, MirrorSpec, SentIds
 from genji_api.errors import NotFoundError
 from genji_queue.effect_actions import effect_action_check
 from genji_queue.errors import EffectNotAllowedError
 from genji_sdk.effect_headers import JOB_HEADER
 from litestar.testing import AsyncTestClient
-from seed_effects import SENDS, Sends, binding_rows, claimed, receipts
+
+from tests.support import seed
+from tests.support.seed_effects import SENDS, Sends, binding_rows, claimed, receipts
 
 pytestmark = pytest.mark.queue
 

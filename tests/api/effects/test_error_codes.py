@@ -13,7 +13,8 @@ import pytest
 from genji_bot.api import ApiConflict, _raise_for
 from genji_sdk.failures import OwnershipLost
 from litestar.testing import AsyncTestClient
-from seed_effects import Sends, claimed, take_over
+
+from tests.support.seed_effects import Sends, claimed, take_over
 
 pytestmark = pytest.mark.queue
 

@@ -13,7 +13,8 @@ import json
 import asyncpg
 import pytest
 from litestar.testing import AsyncTestClient
-from seed_effects import Sends, binding_rows, claimed, take_over
+
+from tests.support.seed_effects import Sends, binding_rows, claimed, take_over
 
 pytestmark = pytest.mark.queue
 

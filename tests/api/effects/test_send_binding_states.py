@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncpg
 import pytest
 from litestar.testing import AsyncTestClient
-from seed_effects import Sends, binding_rows, claimed
+
+from tests.support.seed_effects import Sends, binding_rows, claimed
 
 pytestmark = pytest.mark.queue
 

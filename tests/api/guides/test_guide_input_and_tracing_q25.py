@@ -7,9 +7,10 @@ import logging
 
 import asyncpg
 import pytest
-import seed
 from litestar.testing import AsyncTestClient
-from seed_guides import counts, envelope_of, guide_setup
+
+from tests.support import seed
+from tests.support.seed_guides import counts, envelope_of, guide_setup
 
 pytestmark = pytest.mark.queue
 

@@ -17,7 +17,8 @@ import httpx
 import pytest
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
-from seed_guides import counts, guide_setup, until
+
+from tests.support.seed_guides import counts, guide_setup, until
 
 pytestmark = pytest.mark.queue
 

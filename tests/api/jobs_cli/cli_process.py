@@ -11,9 +11,10 @@ from uuid import UUID
 
 import asyncpg
 from genji_queue.retry import queue_fail
-from held_jobs import OPERATOR, claim
-from queue_helpers import enqueue_xp
-from testdb import Database
+
+from tests.support.held_jobs import OPERATOR, claim
+from tests.support.queue_helpers import enqueue_xp
+from tests.support.testdb import Database
 
 OTHER_USER = 1_000_000_000_000_000_777
 """A Discord user who is not a queue operator."""

@@ -13,11 +13,12 @@ import pytest
 from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk.inspection import JobDetails
 from genji_sdk.recovery import RecoveryResult
-from held_jobs import OPERATOR, claim, fail_held
-from queue_helpers import XP_EVENT, xp_payload
-from testdb import Connect, Database
 
-from jobs_cli.cli_process import genji_jobs
+from tests.support.held_jobs import OPERATOR, claim, fail_held
+from tests.support.queue_helpers import XP_EVENT, xp_payload
+from tests.support.testdb import Connect, Database
+
+from .cli_process import genji_jobs
 
 pytestmark = pytest.mark.queue
 

@@ -12,11 +12,12 @@ import msgspec
 import pytest
 from genji_sdk.inspection import JobDetails, JobList
 from genji_sdk.recovery import RecoveryResult
-from held_jobs import OPERATOR, held_job
-from queue_helpers import enqueue_xp, queue_row
-from testdb import Connect, Database
 
-from jobs_cli.cli_process import LONG_ERROR, OTHER_USER, genji_jobs, held_with_long_error, widest
+from tests.support.held_jobs import OPERATOR, held_job
+from tests.support.queue_helpers import enqueue_xp, queue_row
+from tests.support.testdb import Connect, Database
+
+from .cli_process import LONG_ERROR, OTHER_USER, genji_jobs, held_with_long_error, widest
 
 pytestmark = pytest.mark.queue
 

@@ -8,9 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from testdb import Database
 
-from jobs_cli.cli_process import genji_jobs
+from tests.support.testdb import Database
+
+from .cli_process import genji_jobs
 
 pytestmark = pytest.mark.queue
 

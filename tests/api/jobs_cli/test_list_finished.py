@@ -9,11 +9,12 @@ import msgspec
 import pytest
 from genji_queue.complete import queue_complete
 from genji_sdk.inspection import JobList
-from held_jobs import claim, held_job
-from queue_helpers import enqueue_xp
-from testdb import Connect, Database
 
-from jobs_cli.cli_process import genji_jobs
+from tests.support.held_jobs import claim, held_job
+from tests.support.queue_helpers import enqueue_xp
+from tests.support.testdb import Connect, Database
+
+from .cli_process import genji_jobs
 
 pytestmark = pytest.mark.queue
 

@@ -19,12 +19,13 @@ from genji_sdk import REGISTRY, JobContext
 from genji_sdk.inspection import JobDetails
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
-from held_jobs import held_job
-from lifecycle.harness import eventually
-from queue_helpers import XP_EVENT, enqueue_xp
-from testdb import Connect, Database
 
-from jobs_cli.cli_process import genji_jobs
+from tests.support.harness import eventually
+from tests.support.held_jobs import held_job
+from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.testdb import Connect, Database
+
+from .cli_process import genji_jobs
 
 pytestmark = pytest.mark.queue
 

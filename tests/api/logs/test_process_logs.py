@@ -17,8 +17,9 @@ from typing import Any
 import httpx
 import pytest
 from genji_devstack.api_child import ApiChild
-from secrets_seen import issue_token
-from testdb import Connect, Database
+
+from tests.support.secrets_seen import issue_token
+from tests.support.testdb import Connect, Database
 
 TEXT_LINE = re.compile(
     r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+ \S"

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-import seed
 from litestar.testing import AsyncTestClient
-from seed_guides import claimed_job
+
+from tests.support import seed
+from tests.support.seed_guides import claimed_job
 
 pytestmark = pytest.mark.queue
 

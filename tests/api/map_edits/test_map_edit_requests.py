@@ -12,12 +12,12 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
-import seed
-import seed_map_edits
-from concurrent_client import concurrent_api_fixture  # noqa: F401  (the fixture)
-from lifecycle.harness import eventually
 from litestar.testing import AsyncTestClient
-from testdb import Connect
+
+from tests.api.concurrent_client import concurrent_api_fixture  # noqa: F401  (the fixture)
+from tests.support import seed, seed_map_edits
+from tests.support.harness import eventually
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-import seed_map_edits
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed, seed_map_edits
 
 pytestmark = pytest.mark.queue
 

@@ -8,10 +8,11 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-import seed
-import seed_map_links as sl
 from litestar.testing import AsyncTestClient
-from queue_helpers import claim_next
+
+from tests.support import seed
+from tests.support import seed_map_links as sl
+from tests.support.queue_helpers import claim_next
 
 pytestmark = pytest.mark.queue
 

@@ -7,13 +7,14 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-import seed_map_links as sl
 from genji_api.database import Database, create_pool
 from genji_api.map_links.handler import ThreadNotReadyError, make_linked_newsfeed_handler
 from genji_api.settings import ApiSettings
 from genji_sdk.payloads import LinkedMapNewsfeedRequestedEvent
 from litestar.testing import AsyncTestClient
-from testdb import Database as MigratedDatabase
+
+from tests.support import seed_map_links as sl
+from tests.support.testdb import Database as MigratedDatabase
 
 pytestmark = pytest.mark.queue
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncpg
 import pytest
 from litestar.testing import AsyncTestClient
-from seed import game_map
-from seed_maps import playtest
+
+from tests.support.seed import game_map
+from tests.support.seed_maps import playtest
 
 pytestmark = pytest.mark.queue
 

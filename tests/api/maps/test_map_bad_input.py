@@ -6,10 +6,11 @@ from typing import Any
 
 import asyncpg
 import pytest
-from db_state import table_counts
 from litestar.testing import AsyncTestClient
-from seed import new_code, user
-from seed_maps import map_body, playtest
+
+from tests.api.db_state import table_counts
+from tests.support.seed import new_code, user
+from tests.support.seed_maps import map_body, playtest
 
 pytestmark = pytest.mark.queue
 

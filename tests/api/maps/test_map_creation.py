@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-from db_state import job_events, table_counts
 from litestar.testing import AsyncTestClient
-from seed import new_code, user
-from seed_maps import map_body
+
+from tests.api.db_state import job_events, table_counts
+from tests.support.seed import new_code, user
+from tests.support.seed_maps import map_body
 
 pytestmark = pytest.mark.queue
 

@@ -10,10 +10,11 @@ import pytest
 from genji_api.errors import ConflictError
 from genji_api.maps.creation import create_map
 from genji_api.maps.models import MapCreateRequest
-from lifecycle.harness import eventually
-from seed import new_code, user
-from seed_maps import map_body
-from testdb import Connect
+
+from tests.support.harness import eventually
+from tests.support.seed import new_code, user
+from tests.support.seed_maps import map_body
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 

@@ -7,8 +7,9 @@ import pytest
 from genji_api.playtests.transitions import enqueue_transition
 from genji_sdk.payloads import PlaytestResetEvent
 from litestar.testing import AsyncTestClient
-from seed import user, verified_completion
-from seed_maps import new_thread_id, playtest, vote
+
+from tests.support.seed import user, verified_completion
+from tests.support.seed_maps import new_thread_id, playtest, vote
 
 pytestmark = pytest.mark.queue
 
@@ -180,7 +181,7 @@ async def test_send_to_playtest_makes_runs_legacy_and_refuses_twice(
     api: AsyncTestClient,  # type: ignore[type-arg]
     owner: asyncpg.Connection,
 ) -> None:
-    from seed import game_map
+    from tests.support.seed import game_map
 
     map_id, code = await game_map(owner)
     await verified_completion(owner, map_id, await user(owner))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-import seed
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
 
 pytestmark = pytest.mark.queue
 

@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator, Iterator
 
 import asyncpg
 import pytest
-import seed_ocr_jobs
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from genji_devstack.fake_ocr import FakeOcr
+
+from tests.support import seed_ocr_jobs
 
 
 @pytest.fixture

@@ -13,16 +13,22 @@ from typing import Any
 
 import asyncpg
 import pytest
-from db_state import table_counts
 from genji_api.completions.ocr_handler import AUTO_VERIFIED_REASON, make_completion_ocr_handler
 from genji_api.database import Database
 from genji_api.settings import ApiSettings
 from genji_devstack.fake_ocr import FakeOcr
-from lifecycle.harness import eventually
-from seed_ocr_jobs import OCR_TIMEOUT_SECONDS, SeededCompletion, jobs_of, pending_completion
-from testdb import Connect
 
-from ocr_jobs.injection import DecisionFailure, fail_decisions, stop_failing
+from tests.api.db_state import table_counts
+from tests.support.harness import eventually
+from tests.support.seed_ocr_jobs import (
+    OCR_TIMEOUT_SECONDS,
+    SeededCompletion,
+    jobs_of,
+    pending_completion,
+)
+from tests.support.testdb import Connect
+
+from .injection import DecisionFailure, fail_decisions, stop_failing
 
 pytestmark = pytest.mark.queue
 

@@ -7,14 +7,19 @@ from typing import Any
 
 import asyncpg
 import pytest
-from db_state import table_counts
 from genji_api.database import Database
 from genji_api.settings import ApiSettings
 from genji_api.tournaments.ocr_handler import make_tournament_ocr_handler
 from genji_devstack.fake_ocr import FakeOcr
-from seed_ocr_jobs import SeededTournamentCompletion, jobs_of, pending_tournament_completion
 
-from ocr_jobs.injection import DecisionFailure, fail_decisions, stop_failing
+from tests.api.db_state import table_counts
+from tests.support.seed_ocr_jobs import (
+    SeededTournamentCompletion,
+    jobs_of,
+    pending_tournament_completion,
+)
+
+from .injection import DecisionFailure, fail_decisions, stop_failing
 
 pytestmark = pytest.mark.queue
 

@@ -4,27 +4,21 @@ must leave alone."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-# The held-job helpers of tests/recovery and the deadline-bounded wait of tests/lifecycle, which
-# the suite's modules import from here.
-_TESTS = Path(__file__).parents[2]
-sys.path[:0] = [str(_TESTS / "recovery"), str(_TESTS / "lifecycle")]
+import asyncpg
+import httpx
+from genji_queue.complete import queue_complete
+from genji_queue.retry import queue_fail
+from genji_queue.types import ErrorRecord, FailOutcome
+from genji_sdk import ClaimToken
 
-import asyncpg  # noqa: E402
-import httpx  # noqa: E402
-from db_state import table_counts  # noqa: E402
-from genji_queue.complete import queue_complete  # noqa: E402
-from genji_queue.retry import queue_fail  # noqa: E402
-from genji_queue.types import ErrorRecord, FailOutcome  # noqa: E402
-from genji_sdk import ClaimToken  # noqa: E402
-from harness import eventually  # noqa: E402
-from held_jobs import OPERATOR, UNCERTAIN, bind_alert_card, claim, held_job  # noqa: E402
+from tests.api.db_state import table_counts
+from tests.support.harness import eventually
+from tests.support.held_jobs import OPERATOR, UNCERTAIN, bind_alert_card, claim, held_job
 
 MakeKey = Callable[..., Awaitable[str]]
 

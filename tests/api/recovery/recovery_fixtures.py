@@ -12,8 +12,10 @@ from genji_api.app import create_app
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from litestar import Litestar
-from recovery_api import ALERTS_CHANNEL_ID, GUILD_ID, OPERATOR
-from testdb import Database as TestDatabase
+
+from tests.support.testdb import Database as TestDatabase
+
+from .recovery_api import ALERTS_CHANNEL_ID, GUILD_ID, OPERATOR
 
 
 @pytest.fixture(name="api_settings")

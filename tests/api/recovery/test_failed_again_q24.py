@@ -8,7 +8,8 @@ import asyncpg
 import pytest
 from genji_api.auth import scopes
 from litestar import Litestar
-from recovery_api import (
+
+from .recovery_api import (
     JOBS,
     MakeKey,
     audit,
@@ -19,7 +20,7 @@ from recovery_api import (
     snapshot,
     status_and_details,
 )
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

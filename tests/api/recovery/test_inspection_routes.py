@@ -7,9 +7,11 @@ from uuid import uuid4
 import asyncpg
 import pytest
 from litestar.testing import AsyncTestClient
-from queue_helpers import enqueue_xp
-from recovery_api import MakeKey, held_job
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
+
+from tests.support.queue_helpers import enqueue_xp
+
+from .recovery_api import MakeKey, held_job
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

@@ -15,7 +15,8 @@ from genji_api.auth import scopes
 from genji_queue.recovery_retry import recovery_retry
 from genji_sdk.recovery import OperatorContext, RetryRequest
 from litestar import Litestar
-from recovery_api import (
+
+from .recovery_api import (
     JOBS,
     OPERATOR,
     MakeKey,
@@ -27,7 +28,7 @@ from recovery_api import (
     run_and_complete,
     snapshot,
 )
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

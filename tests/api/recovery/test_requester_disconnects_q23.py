@@ -18,10 +18,12 @@ from genji_api.settings import ApiSettings
 from genji_queue.complete import queue_complete
 from genji_sdk import ClaimToken
 from pgqueuer.models import Job
-from queue_helpers import claim_next
-from recovery_api import JOBS, MakeKey, audit, eventually, held_job, retry_body
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
-from served_api import served_api
+
+from tests.support.queue_helpers import claim_next
+from tests.support.served_api import served_api
+
+from .recovery_api import JOBS, MakeKey, audit, eventually, held_job, retry_body
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

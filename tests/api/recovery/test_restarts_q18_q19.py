@@ -17,11 +17,13 @@ from genji_queue.complete import queue_complete
 from genji_queue.receipts import effect_receipt_begin
 from genji_queue.retry import queue_fail
 from genji_sdk import ClaimToken
-from queue_helpers import claim_next, enqueue_xp, register_worker
-from recovery_api import ERROR, JOBS, MakeKey, held_job, retry_body
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
-from served_api import served_api
-from testdb import Connect
+
+from tests.support.queue_helpers import claim_next, enqueue_xp, register_worker
+from tests.support.served_api import served_api
+from tests.support.testdb import Connect
+
+from .recovery_api import ERROR, JOBS, MakeKey, held_job, retry_body
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

@@ -17,7 +17,10 @@ from genji_api.database import Database
 from genji_api.recovery.service import retry_job
 from genji_sdk.recovery import OperatorContext, RetryRequest
 from litestar import Litestar
-from recovery_api import (
+
+from tests.support.testdb import Connect
+
+from .recovery_api import (
     JOBS,
     OPERATOR,
     LostResponse,
@@ -35,8 +38,7 @@ from recovery_api import (
     status_and_details,
     waiting_on_locks,
 )
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
-from testdb import Connect
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

@@ -10,9 +10,11 @@ import asyncpg
 import pytest
 from genji_queue.retention import queue_prune_logs
 from litestar.testing import AsyncTestClient
-from queue_helpers import enqueue_xp
-from recovery_api import JOBS, retry_body, run_and_complete, run_and_fail, status_and_details
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
+
+from tests.support.queue_helpers import enqueue_xp
+
+from .recovery_api import JOBS, retry_body, run_and_complete, run_and_fail, status_and_details
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

@@ -8,9 +8,11 @@ from uuid import uuid4
 import pytest
 from genji_api.errors import JOB_NOT_FOUND
 from litestar.testing import AsyncTestClient
-from openapi_walk import Operation, concrete_path, operations, sample, served_document
-from recovery_api import retry_body
-from recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
+
+from tests.api.openapi_walk import Operation, concrete_path, operations, sample, served_document
+
+from .recovery_api import retry_body
+from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.queue
 

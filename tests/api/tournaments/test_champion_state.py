@@ -6,12 +6,13 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-import seed_tournaments as st
 from genji_api.database import Database
 from genji_api.tournaments.edition import process_edition_transitions
 from genji_api.tournaments.outbox_service import drain_tournament_outbox
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
+from tests.support import seed_tournaments as st
 
 pytestmark = pytest.mark.queue
 

@@ -6,11 +6,12 @@ from datetime import timedelta
 
 import asyncpg
 import pytest
-import seed
-import seed_tournaments as st
 from genji_api.database import Database
 from genji_api.tournaments.edition import bootstrap_edition, process_edition_transitions
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
+from tests.support import seed_tournaments as st
 
 pytestmark = pytest.mark.queue
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncpg
 import pytest
-import seed
-import seed_tournaments as st
 from genji_api.database import Database
 from genji_api.tournaments.edition import bootstrap_edition, process_edition_transitions
 from genji_api.tournaments.outbox_service import drain_tournament_outbox
 from litestar.testing import AsyncTestClient
+
+from tests.support import seed
+from tests.support import seed_tournaments as st
 
 pytestmark = pytest.mark.queue
 

@@ -7,14 +7,15 @@ import json
 
 import asyncpg
 import pytest
-import seed
-import seed_tournaments as st
-from db_state import inject_failure, remove_failure
 from genji_api.database import Database
 from genji_api.tournaments.edition import bootstrap_edition
 from genji_api.tournaments.outbox_service import drain_tournament_outbox
 from genji_api.tournaments.reroll import publish_results
-from lifecycle.harness import eventually
+
+from tests.api.db_state import inject_failure, remove_failure
+from tests.support import seed
+from tests.support import seed_tournaments as st
+from tests.support.harness import eventually
 
 pytestmark = pytest.mark.queue
 

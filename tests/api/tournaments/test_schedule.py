@@ -9,13 +9,14 @@ from typing import TypeVar
 
 import asyncpg
 import pytest
-import seed
-import seed_tournaments as st
-from db_state import inject_failure, remove_failure
 from genji_api.database import Database
 from genji_api.tournaments.edition import bootstrap_edition
 from genji_api.tournaments.schedule import run_tournament_schedule
-from lifecycle.harness import eventually
+
+from tests.api.db_state import inject_failure, remove_failure
+from tests.support import seed
+from tests.support import seed_tournaments as st
+from tests.support.harness import eventually
 
 pytestmark = pytest.mark.queue
 

@@ -15,9 +15,10 @@ from typing import Any
 from uuid import UUID
 
 import httpx
-from bot_stack import BotStack, eventually
 from genji_bot.alerts.supervisor import AlertSupervisor
 from genji_bot.api import ApiClient
+
+from tests.bot.bot_stack import BotStack, eventually
 
 POLL = 0.1
 

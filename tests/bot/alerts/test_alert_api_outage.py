@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import logging
 
-import alert_flow as af
 import httpx
 import pytest
-from bot_stack import BotStack, eventually
+
+from tests.bot.bot_stack import BotStack, eventually
+
+from . import alert_flow as af
 
 pytestmark = pytest.mark.queue
 

@@ -13,14 +13,16 @@ from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
-import alert_flow as af
 import discord
 import httpx
 import pytest
-import seed_alerts as sa
-from bot_stack import BotStack, eventually
 from genji_bot.alerts.supervisor import MAX_BACKOFF, backoff, reason
 from genji_bot.effects.port import Forbidden
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.support import seed_alerts as sa
+
+from . import alert_flow as af
 
 pytestmark = pytest.mark.queue
 

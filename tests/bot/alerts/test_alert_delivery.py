@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
-import alert_flow as af
 import httpx
 import msgspec
 import pytest
-import seed_alerts as sa
-from bot_stack import BotStack, eventually
 from genji_bot.alerts.cards import card
 from genji_bot.effects.port import Channel
 from genji_sdk.alerts import AlertCard
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.support import seed_alerts as sa
+
+from . import alert_flow as af
 
 pytestmark = pytest.mark.queue
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from uuid import UUID, uuid4
 
 import pytest
-import seed_alerts as sa
-from bot_stack import BotStack
 from genji_bot.alerts.custom_ids import DetailsControl
 from genji_bot.alerts.presses import Press, press_details
 from genji_bot.api import ApiClient
 from genji_queue.complete import queue_complete
 from genji_sdk import ClaimToken
-from queue_helpers import claim_next
+
+from tests.bot.bot_stack import BotStack
+from tests.support import seed_alerts as sa
+from tests.support.queue_helpers import claim_next
 
 pytestmark = pytest.mark.queue
 

@@ -5,23 +5,19 @@ refresh that fails afterwards does not turn the accepted retry into a refusal.""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from bot_stack import BOT_USER_ID, issue_bot_key
 from genji_api.settings import ApiSettings
 from genji_bot.alerts.custom_ids import RetryControl
 from genji_bot.alerts.presses import Press, press_retry
 from genji_bot.api import ApiClient
-from served_api import served_api
-from testdb import Connect, Database
 
-sys.path.insert(0, str(Path(__file__).parents[2] / "recovery"))
-
-from held_jobs import OPERATOR, bind_alert_card, held_job
+from tests.bot.bot_stack import BOT_USER_ID, issue_bot_key
+from tests.support.held_jobs import OPERATOR, bind_alert_card, held_job
+from tests.support.served_api import served_api
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 

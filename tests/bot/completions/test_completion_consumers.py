@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import completion_flow as flow
 import pytest
-import seed_completions as sc
-from bot_stack import BotStack
 from genji_api.queue.enqueue import enqueue_job
 from genji_bot.settings import SkillRoles
 from genji_sdk.payloads import ExtractedResult, FailedAutoverifyEvent
+
+from tests.bot import completion_flow as flow
+from tests.bot.bot_stack import BotStack
+from tests.support import seed_completions as sc
 
 pytestmark = pytest.mark.queue
 

@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-import completion_flow as flow
 import pytest
-from bot_stack import BotProcess, BotStack, eventually
+
+from tests.bot import completion_flow as flow
+from tests.bot.bot_stack import BotProcess, BotStack, eventually
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

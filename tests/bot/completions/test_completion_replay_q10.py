@@ -3,9 +3,10 @@ of the first attempt is reused, none repeated."""
 
 from __future__ import annotations
 
-import completion_flow as flow
 import pytest
-from bot_stack import BotStack
+
+from tests.bot import completion_flow as flow
+from tests.bot.bot_stack import BotStack
 
 pytestmark = pytest.mark.queue
 

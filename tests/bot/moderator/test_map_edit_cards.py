@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import seed
-from bot_stack import BotStack, eventually
 from genji_bot.views.registry import ViewRegistry
 from genji_sdk.views import OpenView
-from refused_writes import allow_updates, bindings, handler_failures, refuse_updates
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.bot.refused_writes import allow_updates, bindings, handler_failures, refuse_updates
+from tests.support import seed
 
 pytestmark = pytest.mark.queue
 

@@ -4,8 +4,9 @@ announced once, even when the consumer of its XP job is itself retried."""
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
-from seed_guides import guide_setup
+
+from tests.bot.bot_stack import BotStack
+from tests.support.seed_guides import guide_setup
 
 pytestmark = pytest.mark.queue
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import seed
-import seed_maps
-from bot_stack import BotStack
 from genji_bot.effects.port import NewForumThread, Outgoing
+
+from tests.bot.bot_stack import BotStack
+from tests.support import seed, seed_maps
 
 pytestmark = pytest.mark.queue
 

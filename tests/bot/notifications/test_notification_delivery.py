@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
-from notification_seed import bindings, delivery_log, notification
+
+from tests.bot.bot_stack import BotStack
+from tests.bot.notification_seed import bindings, delivery_log, notification
 
 pytestmark = pytest.mark.queue
 

@@ -5,9 +5,10 @@ temporary failure is retried until it is delivered."""
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack, eventually
 from genji_bot.features.notifications import REFUSED
-from notification_seed import bindings, delivery_log, handler_failures, notification
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.bot.notification_seed import bindings, delivery_log, handler_failures, notification
 
 pytestmark = pytest.mark.queue
 

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from bot_stack import BotStack
 from genji_bot.features.playtest_cards import playtest_view
 from genji_bot.settings import Channels
 from genji_sdk.playtests import PlaytestStateResponse
-from seed import new_code, user, verified_completion
-from seed_maps import map_body
+
+from tests.bot.bot_stack import BotStack
+from tests.support.seed import new_code, user, verified_completion
+from tests.support.seed_maps import map_body
 
 FORUM = f"forum:{Channels().playtest_forum}"
 VERIFIER = 10**18 - 1

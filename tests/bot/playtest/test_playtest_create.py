@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
-from playtest_stack import FORUM, current_view_fingerprint, edits_of, submit_map
+
+from tests.bot.bot_stack import BotStack
+
+from .playtest_stack import FORUM, current_view_fingerprint, edits_of, submit_map
 
 pytestmark = pytest.mark.queue
 

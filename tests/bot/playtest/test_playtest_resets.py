@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from bot_stack import BotStack
 from genji_api.playtests.transitions import enqueue_transition
 from genji_sdk.payloads import PlaytestResetEvent
-from playtest_stack import (
+
+from tests.bot.bot_stack import BotStack
+
+from .playtest_stack import (
     VERIFIER,
     OpenPlaytest,
     edits_of,

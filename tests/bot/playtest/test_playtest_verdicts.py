@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
 from genji_bot.effects.port import Channel, Outgoing
 from genji_bot.settings import Channels
-from playtest_stack import (
+
+from tests.bot.bot_stack import BotStack
+
+from .playtest_stack import (
     VERIFIER,
     creator_ids,
     eligible_voter,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
-from playtest_stack import (
+
+from tests.bot.bot_stack import BotStack
+
+from .playtest_stack import (
     current_view_fingerprint,
     edits_of,
     eligible_voter,

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from bot_stack import BotProcess, BotStack, eventually
 from genji_devstack.discord_standin.control import StandInControl
 from genji_sdk.recovery import DEFAULT_ALERT_RECIPIENT, OperatorContext, RetryRequest
+
+from tests.bot.bot_stack import BotProcess, BotStack, eventually
 
 
 async def until_ready(stack: BotStack, discord: StandInControl, bot: BotProcess) -> None:

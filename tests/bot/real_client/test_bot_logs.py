@@ -8,10 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-import seed_alerts as sa
-from bot_stack import BotStack, eventually
-from discord_bot import running_bot
 from genji_devstack.discord_standin.control import StandInControl
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.support import seed_alerts as sa
+
+from .discord_bot import running_bot
 
 pytestmark = pytest.mark.queue
 

@@ -12,16 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import seed
-import seed_completions as sc
-from bot_stack import BotStack, eventually
-from completion_flow import completion_row, player_on_new_map, submit
-from discord_bot import running_bot
 from genji_api.completions.verification import verification_event_key
 from genji_bot.discord.presses import NOT_A_MODERATOR
 from genji_bot.features.completions_cards import reject_id, upvote_id, verify_id
 from genji_devstack.discord_standin.control import StandInControl
-from seed_maps import map_body
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.bot.completion_flow import completion_row, player_on_new_map, submit
+from tests.support import seed
+from tests.support import seed_completions as sc
+from tests.support.seed_maps import map_body
+
+from .discord_bot import running_bot
 
 pytestmark = pytest.mark.queue
 

@@ -10,12 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-import seed
-from bot_stack import BotProcess, BotStack, eventually
-from discord_bot import post_newsfeed, running_bot, until_job
 from genji_bot.discord.client import EXIT_LOGIN, MAX_RATELIMIT_WAIT
 from genji_bot.settings import required_ids
 from genji_devstack.discord_standin.control import StandInControl
+
+from tests.bot.bot_stack import BotProcess, BotStack, eventually
+from tests.support import seed
+
+from .discord_bot import post_newsfeed, running_bot, until_job
 
 pytestmark = pytest.mark.queue
 

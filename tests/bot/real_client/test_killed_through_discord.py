@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import completion_flow as flow
 import pytest
-from bot_stack import BotProcess, BotStack, eventually
-from discord_bot import running_bot, until_job, until_ready
 from genji_devstack.discord_standin.control import StandInControl
+
+from tests.bot import completion_flow as flow
+from tests.bot.bot_stack import BotProcess, BotStack, eventually
+
+from .discord_bot import running_bot, until_job, until_ready
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

@@ -9,14 +9,16 @@ from typing import Any
 
 import httpx
 import pytest
-import testdb
-from bot_stack import BOT_USER_ID, BotStack
-from discord_bot import running_bot, until_job
 from genji_api.database import Database, create_pool
 from genji_api.settings import ApiSettings
 from genji_devstack.discord_standin.control import StandInControl
-from producer_cases import ProducerEnv
-from q26_flow import producer_case
+
+from tests.bot.bot_stack import BOT_USER_ID, BotStack
+from tests.bot.q26_flow import producer_case
+from tests.support import testdb
+from tests.support.producer_cases import ProducerEnv
+
+from .discord_bot import running_bot, until_job
 
 pytestmark = pytest.mark.queue
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import completion_flow as flow
 import pytest
-from bot_stack import BotStack
-from discord_bot import operator_retry, running_bot, until_job
 from genji_bot.features.notifications import REFUSED
 from genji_bot.settings import Channels
 from genji_devstack.discord_standin.control import StandInControl
-from notification_seed import bindings, delivery_log, handler_failures, notification
-from seed_guides import guide_setup
+
+from tests.bot import completion_flow as flow
+from tests.bot.bot_stack import BotStack
+from tests.bot.notification_seed import bindings, delivery_log, handler_failures, notification
+from tests.support.seed_guides import guide_setup
+
+from .discord_bot import operator_retry, running_bot, until_job
 
 pytestmark = pytest.mark.queue
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import seed
-import seed_completions as sc
-from bot_stack import BotStack, eventually
-from discord_bot import job_status, operator_retry, post_newsfeed, running_bot
 from genji_devstack.discord_standin.control import StandInControl
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.support import seed
+from tests.support import seed_completions as sc
+
+from .discord_bot import job_status, operator_retry, post_newsfeed, running_bot
 
 pytestmark = pytest.mark.queue
 

@@ -7,15 +7,17 @@ from pathlib import Path
 
 import httpx
 import pytest
-from bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
 from genji_api.auth import scopes
 from genji_bot.settings import BotSettings
 from genji_devstack.api_child import ApiChild
 from genji_devstack.ports import free_port
 from genji_devstack.recorder_port import RecorderPort
-from recovery_stack import OPERATOR, RecoveryStack
-from secrets_seen import issue_token
-from testdb import Connect, Database
+
+from tests.bot.bot_stack import BOT_USER_ID, FAST, BotStack, issue_bot_key
+from tests.support.secrets_seen import issue_token
+from tests.support.testdb import Connect, Database
+
+from .recovery_stack import OPERATOR, RecoveryStack
 
 # No client keeps a connection to an API process a test is about to kill.
 NO_KEEPALIVE = httpx.Limits(max_keepalive_connections=0)

@@ -16,9 +16,10 @@ from uuid import UUID, uuid4
 import asyncpg
 import httpx
 import msgspec
-from bot_stack import FAST, BotProcess, BotStack, eventually
 from genji_devstack.api_child import ApiChild
 from genji_sdk.recovery import OperatorContext, RecoveryResult, RetryRequest
+
+from tests.bot.bot_stack import FAST, BotProcess, BotStack, eventually
 
 OPERATOR = 1_098_765_432_109_876_543
 """The one Discord user QUEUE_OPERATOR_IDS names for the API."""

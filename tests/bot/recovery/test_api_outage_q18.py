@@ -14,10 +14,11 @@ from uuid import UUID
 
 import httpx
 import pytest
-import seed
-import seed_completions
-from bot_stack import eventually
-from recovery_stack import BUDGET, RecoveryStack, retry_request
+
+from tests.bot.bot_stack import eventually
+from tests.support import seed, seed_completions
+
+from .recovery_stack import BUDGET, RecoveryStack, retry_request
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 

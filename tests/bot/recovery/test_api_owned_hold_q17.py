@@ -10,9 +10,10 @@ from __future__ import annotations
 from uuid import UUID
 
 import pytest
-import seed
-import seed_completions
-from recovery_stack import BUDGET, RecoveryStack, retry_request
+
+from tests.support import seed, seed_completions
+
+from .recovery_stack import BUDGET, RecoveryStack, retry_request
 
 pytestmark = pytest.mark.queue
 

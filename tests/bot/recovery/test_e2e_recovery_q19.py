@@ -14,8 +14,9 @@ from uuid import UUID
 
 import pytest
 from genji_sdk.recovery import RecoveryResult, RetryRequest
-from recovery_stack import BUDGET, RecoveryStack, retry_request
-from xp_grant import (
+
+from .recovery_stack import BUDGET, RecoveryStack, retry_request
+from .xp_grant import (
     AMOUNT,
     FAIL_SEND,
     NOTIFY,

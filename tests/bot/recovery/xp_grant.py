@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import seed
-from recovery_stack import RecoveryStack
+from tests.support import seed
+
+from .recovery_stack import RecoveryStack
 
 START_XP = 110
 AMOUNT = 20

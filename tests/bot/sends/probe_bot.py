@@ -1,15 +1,15 @@
-"""The recorded bot process with the probe consumer in place of its feature's (run as a file)."""
+"""The recorded bot process with the probe consumer in place of its feature's (run as
+`python -m tests.bot.sends.probe_bot`)."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).parents[n]) for n in range(3)]
+from genji_devstack import recorded_bot
 
-from bot_stack import registered_consumers  # noqa: E402
-from genji_devstack import recorded_bot  # noqa: E402
-from probe import PROBE  # noqa: E402
+from tests.bot.bot_stack import registered_consumers
+
+from .probe import PROBE
 
 if __name__ == "__main__":
     sys.exit(recorded_bot.main({**registered_consumers(), **PROBE}))

@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from bot_stack import BotStack, eventually
-from probe import (
+
+from tests.bot.bot_stack import BotStack, eventually
+
+from .probe import (
     FOLLOWUP,
     PROBE,
     SEND,

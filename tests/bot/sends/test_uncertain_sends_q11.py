@@ -12,8 +12,10 @@ from pathlib import Path
 from uuid import UUID
 
 import pytest
-from bot_stack import BotProcess, BotStack, eventually
-from probe import (
+
+from tests.bot.bot_stack import BotProcess, BotStack, eventually
+
+from .probe import (
     FOLLOWUP,
     PROBE,
     SEND,
@@ -28,7 +30,7 @@ from probe import (
 
 pytestmark = pytest.mark.queue
 
-PROBE_BOT = Path(__file__).with_name("probe_bot.py")
+PROBE_BOT = "tests.bot.sends.probe_bot"
 
 
 async def _assert_held_uncertain(
@@ -115,7 +117,7 @@ async def test_q11_a_send_killed_before_its_id_was_recorded_is_reconciled_from_h
     destination = probe_destination(newsfeed_id)
     # Past the nonce window only history can tell; within it the repeat settles it.
     window = {"DISCORD_NONCE_WINDOW_SECONDS": "60" if history == "repeated-by-nonce" else "0"}
-    first = BotProcess.start(stack, tmp_path / "first.log", window, script=PROBE_BOT)
+    first = BotProcess.start(stack, tmp_path / "first.log", window, module=PROBE_BOT)
     second: BotProcess | None = None
     try:
         stack.recorder.command(command(SEND), "crash-mid", pid=first.pid)
@@ -135,7 +137,7 @@ async def test_q11_a_send_killed_before_its_id_was_recorded_is_reconciled_from_h
             await stack.recorder.send(probe_target(newsfeed_id), probe_message(newsfeed_id))
         sends_before = len(stack.recorder.sends(destination=destination))
 
-        second = BotProcess.start(stack, tmp_path / "second.log", window, script=PROBE_BOT)
+        second = BotProcess.start(stack, tmp_path / "second.log", window, module=PROBE_BOT)
         outcome = await stack.until_status(job_id, "succeeded", "failed", deadline=40)
     finally:
         first.kill()

@@ -6,7 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 from genji_api.database import Database, create_pool
-from testdb import Database as TestDatabase
+
+from tests.support.testdb import Database as TestDatabase
 
 
 @pytest.fixture

@@ -7,13 +7,14 @@ from typing import Any
 
 import asyncpg
 import pytest
-import seed
-import seed_tournaments as st
-from bot_stack import BotStack, eventually
 from genji_api.database import Database
 from genji_api.tournaments.edition import process_edition_transitions
 from genji_api.tournaments.outbox_service import drain_tournament_outbox
-from refused_writes import allow_updates, bindings, handler_failures, refuse_updates
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.bot.refused_writes import allow_updates, bindings, handler_failures, refuse_updates
+from tests.support import seed
+from tests.support import seed_tournaments as st
 
 pytestmark = pytest.mark.queue
 

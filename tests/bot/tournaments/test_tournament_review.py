@@ -4,10 +4,11 @@ verdicts are acknowledged without any message."""
 from __future__ import annotations
 
 import pytest
-import seed
-import seed_completions as sc
-from bot_stack import BotStack, eventually
-from refused_writes import allow_updates, bindings, handler_failures, refuse_updates
+
+from tests.bot.bot_stack import BotStack, eventually
+from tests.bot.refused_writes import allow_updates, bindings, handler_failures, refuse_updates
+from tests.support import seed
+from tests.support import seed_completions as sc
 
 pytestmark = pytest.mark.queue
 

@@ -9,18 +9,17 @@ import itertools
 
 import asyncpg
 import pytest
-import seed
-import seed_completions
-import seed_map_edits
-import seed_maps
-from bot_stack import BotStack
 from genji_bot.api import ApiClient
 from genji_bot.views.registry import ViewRegistry
 from genji_bot.views.restore import restore_views, restore_when_ready
 from genji_sdk.failures import ConfigurationFailure
 from genji_sdk.views import OpenView
-from secrets_seen import issue_token
-from sinks import RecordingSink
+
+from tests.bot.bot_stack import BotStack
+from tests.support import seed, seed_completions, seed_map_edits, seed_maps
+from tests.support.secrets_seen import issue_token
+
+from .sinks import RecordingSink
 
 pytestmark = pytest.mark.queue
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
-from xp_seed import PRESTIGE_XP, grant_from, keys, notifications, receipts, sends_of
+
+from tests.bot.bot_stack import BotStack
+
+from .xp_seed import PRESTIGE_XP, grant_from, keys, notifications, receipts, sends_of
 
 pytestmark = pytest.mark.queue
 

@@ -11,8 +11,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot_stack import BotProcess, BotStack, eventually
-from xp_seed import (
+
+from tests.bot.bot_stack import BotProcess, BotStack, eventually
+
+from .xp_seed import (
     PRESTIGE_XP,
     grant_from,
     keys,

@@ -4,8 +4,10 @@ same identity, and its keys, notices and posts each happen once."""
 from __future__ import annotations
 
 import pytest
-from bot_stack import BotStack
-from xp_seed import PRESTIGE_XP, grant_from, keys, notifications, sends_of, xp_total
+
+from tests.bot.bot_stack import BotStack
+
+from .xp_seed import PRESTIGE_XP, grant_from, keys, notifications, sends_of, xp_total
 
 pytestmark = pytest.mark.queue
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import seed
-from bot_stack import BotStack
+from tests.bot.bot_stack import BotStack
+from tests.support import seed
 
 PRESTIGE_XP = 10_000
 """100 ranks of 100 XP: the first prestige."""

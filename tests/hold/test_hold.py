@@ -1,0 +1,48 @@
+"""queue_hold, reached through queue_fail once the failure schedule is spent."""
+
+from datetime import timedelta
+from uuid import uuid4
+
+import pytest
+
+from tests.support.queue_helpers import claim_next, enqueue_xp
+from tests.support.testdb import Connect
+
+pytestmark = pytest.mark.queue
+
+DELAYS = [timedelta(milliseconds=1), timedelta(milliseconds=2), timedelta(milliseconds=3)]
+ERROR = '{"exception_type": "Boom", "exception_message": "handler failed"}'
+
+
+async def test_handler_failures_follow_the_schedule_then_hold(connect: Connect) -> None:
+    conn = await connect()
+    job = await enqueue_xp(conn, "xp:1")
+    outcomes = []
+    for _ in range(len(DELAYS) + 1):
+        claimed = None
+        while claimed is None:  # wait out the (millisecond) retry delay
+            claimed = await claim_next(conn, uuid4())
+        outcomes.append(
+            await conn.fetchval(
+                f"SELECT queue_fail($1, $2, $3, $4, '{ERROR}')",
+                claimed.id,
+                claimed.queue_manager_id,
+                claimed.updated,
+                DELAYS,
+            )
+        )
+    assert outcomes == ["retry", "retry", "retry", "held"]
+    row = await conn.fetchrow(
+        "SELECT j.handler_failures, j.retry_generation, j.error_msg, j.held_at, q.status::text, q.attempts "
+        "FROM jobs j JOIN pgqueuer q ON q.id = j.queue_job_id WHERE j.id = $1",
+        job.id,
+    )
+    assert row is not None
+    assert (row["handler_failures"], row["retry_generation"], row["status"], row["attempts"]) == (
+        4,
+        0,
+        "failed",
+        3,
+    )
+    assert row["error_msg"] == "handler failed" and row["held_at"] is not None
+    assert await conn.fetchval("SELECT count(*) FROM jobs") == 1  # no new logical job
