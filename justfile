@@ -9,9 +9,9 @@ export UV_PYTHON_DOWNLOADS := "never"
 workers := env_var_or_default("TEST_WORKERS", "3")
 parallel := "-n " + workers + " --dist loadgroup"
 
-# Install everything, start PostgreSQL (or use DATABASE_URL), migrate, run the stack until Ctrl-C.
 # The project's interpreter runs the stack directly: `just` forwards SIGTERM to it, and no `uv run`
 # in between delivers Ctrl-C a second time.
+[doc('Install everything, start PostgreSQL (or use DATABASE_URL), migrate, run the stack until Ctrl-C.')]
 up: deps
     exec "$(uv run --frozen python -c 'import sys; print(sys.executable)')" -m genji_devstack.local_stack
 
@@ -57,8 +57,8 @@ check-lock:
 schema-dump: deps
     uv run --frozen python -m genji_devstack.schema_dump > db/schema.sql
 
-# Copy sql/ into unreleased plan changes and pin every tag's scripts in db/released (db/README.md).
 # --retag-unreleased rewrites the last tag's lines: only while that tag was never deployed.
+[doc("Copy sql/ into unreleased plan changes and pin every tag's scripts in db/released (db/README.md).")]
 release-plan *args: deps
     uv run --frozen python -m genji_devstack.release_plan {{args}}
 
@@ -70,8 +70,8 @@ payload-contracts: deps
 migrate: deps
     uv run --frozen python -m genji_api.migrate
 
-# Queue benchmarks, durable and with fsync off, then every target's verdict (bench/README.md).
 # `just bench --quick` is a shorter smoke run.
+[doc("Queue benchmarks, durable and with fsync off, then every target's verdict (bench/README.md).")]
 bench *args: deps
     uv run --frozen python bench/run_all.py {{args}}
 
