@@ -107,13 +107,15 @@ async def test_concurrent_retries_with_different_keys_requeue_once(connect: Conn
     assert accepted.outcome == "accepted"
 
     racing = asyncio.create_task(recovery_retry(second, job_id, retry_request("click-2")))
-    # The second request waits on the job row lock the first one holds.
-    for _ in range(200):
+    # The second request waits on the job row lock the first one holds (a deadline, not a
+    # count of polls: on a busy machine the second session can take seconds to get there).
+    deadline = asyncio.get_running_loop().time() + 20
+    while True:
         waiting = await first.fetchval(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
             "AND query LIKE '%recovery_retry%'"
         )
-        if waiting:
+        if waiting or racing.done() or asyncio.get_running_loop().time() > deadline:
             break
         await asyncio.sleep(0.01)
     assert waiting == 1 and not racing.done()

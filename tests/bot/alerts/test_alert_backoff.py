@@ -88,6 +88,12 @@ async def test_a_refusing_alerts_channel_is_asked_on_the_backoff_schedule_then_d
         await af.until_notified(stack, job)
         record = await af.until_rendered(stack, job)
 
+        # The pass that delivered logs its recovery once it returns, after the rendering.
+        async def recovered_logged() -> bool:
+            return any("alert delivery recovered" in r.getMessage() for r in caplog.records)
+
+        await eventually(recovered_logged, 10, "the recovery to be logged")
+
     [card] = af.card_sends(stack, job)
     assert record["message_id"] == card["message_id"]
     assert len(af.reply_sends(stack, job)) == 1

@@ -91,7 +91,7 @@ def _run(stack: ExitStack, signals: StopSignals) -> None:
         standin_url = f"http://127.0.0.1:{free_port()}"
         # A throwaway token of this stack's own, which only its stand-in accepts.
         token = secrets.token_urlsafe(24)
-        serve = ["serve", "--port", standin_url.rsplit(":", 1)[1], "--token", token]
+        serve = ["serve", "--port", standin_url.rsplit(":", 1)[1], f"--token={token}"]
         standin = supervisor.start(
             Child(
                 "Discord stand-in",
