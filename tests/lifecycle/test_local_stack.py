@@ -166,7 +166,7 @@ async def test_two_local_stacks_print_their_pids_and_never_share_a_discord(
             assert api_env["DISCORD_GUILD_ID"] == str(BotSettings.guild_id)
             assert api_env["JOB_ALERTS_CHANNEL_ID"] == str(Channels().job_alerts)
             assert command(stack.pid("standin")).endswith(
-                f"--port {stack.standin().rsplit(':', 1)[1]} --token {bot['DISCORD_TOKEN']} "
+                f"--port {stack.standin().rsplit(':', 1)[1]} --token={bot['DISCORD_TOKEN']} "
             )
             assert "QUEUE_DATABASE_URL" in bot and "DATABASE_URL" not in bot
             async with httpx.AsyncClient(headers={"X-API-KEY": bot["GENJI_API_KEY"]}) as client:

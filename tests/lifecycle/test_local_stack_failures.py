@@ -135,7 +135,9 @@ async def test_a_child_failing_fast_again_and_again_is_given_up(tmp_path: Path) 
         assert run.process.returncode == 1, text
         assert "fake OCR exited with -9, its 5th failure in a row" in text, text
         assert "giving up" in text, text
-        assert len(run.started("fake OCR")) == 6, text  # the first one, then 5 fast failures
+        # The first fake OCR counts as a fast failure only if it died within 10 s of its start,
+        # which depends on how fast the rest of the stack came up: 5 or 6 were started.
+        assert len(run.started("fake OCR")) in (5, 6), text
         assert "restarting in 4s" in text, text  # the delay doubled
         await all_gone(run.pids(), 15, "the stack's processes to stop")
     finally:
