@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from .parallel import is_worker, worker_id
-from .schedule import slow_first
 
 # GENJI_TEST_RESULTS moves them, for the tests that run pytest on a sample suite.
 RESULTS = Path(
@@ -110,8 +109,6 @@ LAST_TEST = "test_credential_scan.py::test_session_artifacts_hold_no_credentials
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests go first (tests/support/schedule.py); the session's credential scan runs
-    after everything else has left its artifacts."""
-    slow_first(items)
+    """The session's credential scan runs after everything else has left its artifacts."""
     last = [item for item in items if item.nodeid.endswith(LAST_TEST)]
     items[:] = [item for item in items if item not in last] + last
