@@ -352,7 +352,6 @@ def report(by_mode: dict[Mode, list[Result]]) -> list[Target]:
         )
         for mode, results in by_mode.items()
         for r in results
-        if r.clients == max(CLIENTS)
     ]
     print_targets(targets)
     return targets

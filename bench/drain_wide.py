@@ -45,6 +45,7 @@ from common import (
     migrated_database,
     paired_ratio,
     print_table,
+    print_targets,
     until,
 )
 from drain import PUBLISH_SQL, QUEUE_BUSY_SQL, RESET_SQL, WAL_SQL, WORKER_SESSIONS_SQL
@@ -58,6 +59,7 @@ WORKER = Path(__file__).with_name("drain_worker.py")
 PROCESSES = 2
 BATCH = 10
 ACTIVE = 20
+TARGET = 1.0
 FENCED = "fenced QueueSupervisor"
 STOCK = "stock PGQueuer"
 APPLICATIONS = {FENCED: FENCED_APPLICATION, STOCK: STOCK_APPLICATION}
@@ -195,7 +197,7 @@ async def measure(mode: Mode, sizes: Sizes) -> dict[str, list[Run]]:
             await conn.close()
 
 
-def report(by_mode: dict[Mode, dict[str, list[Run]]]) -> None:
+def report(by_mode: dict[Mode, dict[str, list[Run]]]) -> list[Target]:
     for mode, runs in by_mode.items():
         rounds = max(len(r) for r in runs.values())
         columns = [
@@ -226,13 +228,16 @@ def report(by_mode: dict[Mode, dict[str, list[Run]]]) -> None:
         [[f"{FENCED} / {STOCK}", *(f"{value:.2f}" for value in ratios.values())]],
         "ratio",
     )
+    name = f"wide drain {FENCED} / {STOCK}"
+    targets = [Target(name, mode, value, TARGET, "x") for mode, value in ratios.items()]
+    print_targets(targets)
+    return targets
 
 
 async def run(quick: bool) -> list[Target]:
     sizes = QUICK if quick else SIZES
     by_mode = {mode: await measure(mode, sizes[mode]) for mode in MODES}
-    report(by_mode)
-    return []
+    return report(by_mode)
 
 
 if __name__ == "__main__":

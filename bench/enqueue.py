@@ -84,7 +84,7 @@ FLOOR = "identity floor"
 BARE = "bare INSERT"
 # Target ratios, judged on the median throughput of each case.
 VS_STOCK_TARGET = 1.0
-VS_FLOOR_TARGET = 0.85
+VS_FLOOR_TARGET = 0.95
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ async def run_all(quick: bool) -> list[Target]:
     print(f"\n=== drain parts ({load()})", flush=True)
     await drain_parts.run(quick)
     print(f"\n=== drain beyond the spec settings ({load()})", flush=True)
-    await drain_wide.run(quick)
+    targets.extend(await drain_wide.run(quick))
     return targets
 
 
