@@ -55,14 +55,12 @@ BEGIN
                                           (SELECT max(m.payload_version) FROM payload_contracts m
                                            WHERE m.event_name = p_event_name))
         -- CASE fixes the order: the entity lock is taken only once every check has passed.
-        -- A key that starts with visible ASCII is not blank, without calling text_is_blank.
         WHERE CASE
             WHEN p_job_id IS NULL
-                 AND (ascii(p_event_key) BETWEEN 33 AND 126 OR NOT text_is_blank(p_event_key))
+                 AND NOT text_is_blank(p_event_key)
                  AND length(p_event_key) <= 200
                  AND (p_entity_key IS NULL
-                      OR ((ascii(p_entity_key) BETWEEN 33 AND 126 OR NOT text_is_blank(p_entity_key))
-                          AND length(p_entity_key) <= 200))
+                      OR (NOT text_is_blank(p_entity_key) AND length(p_entity_key) <= 200))
                  AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
                  AND jsonb_typeof(p_payload) = 'object'
                  AND c.fast_check IS NOT NULL
