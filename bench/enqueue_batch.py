@@ -144,7 +144,6 @@ def build_cases(conn: asyncpg.Connection) -> list[Case]:
             for job in jobs:
                 await enqueue_job(
                     conn,
-                    event_name=job.event_name,
                     payload=job.payload,
                     event_key=job.event_key,
                     entity_key=job.entity_key,

@@ -12,8 +12,8 @@ part added per step, with fsync off so that only statement and CPU cost remain.
   + PL/pgSQL call     that one statement as the body of a PL/pgSQL function: the cost of
                       calling a function at all
   SQL enqueue_job     the real PL/pgSQL function through its genji_queue wrapper: adds the
-                      event registry lookup, argument checks and the work split over several
-                      statements (each its own executor run)
+                      event registry and contract lookups, argument checks and the contract's
+                      jsonpath, in the one statement that writes a fresh job
   API enqueue_job     genji_api's wrapper: adds payload encoding with type check, trace
                       sanitizing and the transaction check in Python
 

@@ -667,6 +667,72 @@ DECLARE
     v_trace      jsonb;
     v_problem    text;
 BEGIN
+    -- The common case in one statement: a fresh job whose arguments pass every check below and
+    -- whose payload the contract's jsonpath accepts (payload_problem's own first decision).
+    -- Anything else (a key already used, a named job id, any refusal) writes nothing here and
+    -- takes the statement-by-statement path, which decides it exactly as before.
+    WITH checked AS MATERIALIZED (
+        SELECT c.payload_version AS version, b.body
+        FROM (SELECT p_payload::text AS body) b
+        JOIN queue_event_types t ON t.event_name = p_event_name
+        JOIN payload_contracts c
+          ON c.event_name = p_event_name
+         AND c.payload_version = coalesce(p_schema_version,
+                                          (SELECT max(m.payload_version) FROM payload_contracts m
+                                           WHERE m.event_name = p_event_name))
+        -- CASE fixes the order: the entity lock is taken only once every check has passed.
+        WHERE CASE
+            WHEN p_job_id IS NULL
+                 AND NOT text_is_blank(p_event_key)
+                 AND length(p_event_key) <= 200
+                 AND (p_entity_key IS NULL
+                      OR (NOT text_is_blank(p_entity_key) AND length(p_entity_key) <= 200))
+                 AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
+                 AND jsonb_typeof(p_payload) = 'object'
+                 AND c.fast_check IS NOT NULL
+                 AND octet_length(b.body) <= payload_max_bytes()
+                 AND b.body !~ '\.0+[],}]'
+                 AND jsonb_path_match(p_payload, c.fast_check, '{}', true)
+                 AND (p_depends_on IS NULL
+                      OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = p_depends_on))
+            THEN p_entity_key IS NULL
+                 OR pg_advisory_xact_lock(hashtextextended('genji.entity:' || p_entity_key, 0))::text = ''
+            ELSE false
+        END
+    ), identity AS (
+        INSERT INTO public.jobs AS j (id, action, status, queue_job_id, event_key, payload_hash,
+                                      schema_version, entity_key, event_seq, depends_on)
+        SELECT v_job_id, p_event_name, 'queued', v_queue_id, p_event_key,
+               encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), c.version, p_entity_key,
+               nextval('job_event_seq'), p_depends_on
+        FROM checked c
+        ON CONFLICT (action, event_key) DO NOTHING
+        RETURNING j.schema_version
+    ), queued AS (
+        INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
+        SELECT v_queue_id, 0, p_event_name,
+               convert_to(jsonb_build_object(
+                   'job_id', v_job_id,
+                   'event_name', p_event_name,
+                   'event_key', p_event_key,
+                   'payload_version', i.schema_version,
+                   'payload', p_payload,
+                   -- Written so that constant folding never filters a trace that is no object.
+                   'trace', CASE WHEN jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}'
+                                 THEN queue_trace_filter(p_trace) ELSE '{}'::jsonb END
+               )::text, 'UTF8'),
+               now(), p_event_name || ':' || p_event_key, 'queued'
+        FROM identity i
+        RETURNING id
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+        SELECT q.id, 'queued', p_event_name, 0 FROM queued q
+    )
+    SELECT v_job_id, 'queued', true INTO job_id, status, created FROM identity;
+    IF FOUND THEN
+        RETURN;
+    END IF;
+
     SELECT * INTO v_type FROM queue_event_types t WHERE t.event_name = p_event_name;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown event name %', quote_nullable(p_event_name) USING ERRCODE = 'GJ002';
@@ -3534,9 +3600,8 @@ $$;
 
 CREATE FUNCTION public.text_is_blank(p_text text) RETURNS boolean
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO 'public', 'pg_temp'
     AS $_$
-    SELECT p_text IS NULL OR p_text ~
+    SELECT p_text IS NULL OR p_text OPERATOR(pg_catalog.~)
         '^[[:space:]\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*$'
 $_$;
 

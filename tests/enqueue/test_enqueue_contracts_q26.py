@@ -70,6 +70,22 @@ async def test_q26_sql_enqueue_refuses_payloads_the_worker_cannot_decode(
     await _nothing_written(conn)
 
 
+async def test_q26_sql_enqueue_refuses_an_integer_written_with_a_zero_fraction(
+    connect: Connect,
+) -> None:
+    # The contract's jsonpath cannot tell 5.0 from 5, and the worker refuses 5.0 for an int.
+    fraction = VALID.replace('"amount":5,', '"amount":5.0,')
+    assert fraction != VALID
+    conn = await connect()
+    with pytest.raises(asyncpg.PostgresError) as caught:
+        await conn.execute(
+            "SELECT enqueue_job('api.xp.grant', $1::jsonb, 'xp:grant:1', 'user:1')", fraction
+        )
+    assert caught.value.sqlstate == "GJ003"
+    assert str(caught.value).startswith("payload for api.xp.grant is invalid: $.amount: ")
+    await _nothing_written(conn)
+
+
 class OldXpGrant(msgspec.Struct):
     """A producer's stale idea of the XP payload: a field renamed, the rest missing."""
 

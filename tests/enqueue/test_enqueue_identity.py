@@ -102,6 +102,23 @@ async def test_entity_sequence_is_monotonic_per_entity(connect: Connect) -> None
     assert values == sorted(values) and len(set(values)) == 3
 
 
+async def test_a_new_job_of_an_entity_holds_the_entity_lock_until_commit(connect: Connect) -> None:
+    producer, other = await connect(), await connect()
+    lock = "SELECT pg_try_advisory_xact_lock(hashtextextended('genji.entity:user:7', 0))"
+    async with producer.transaction():
+        await enqueue_job(
+            producer,
+            event_name=XP_EVENT,
+            payload=xp_payload(user_id=7),
+            event_key="xp:locked",
+            entity_key="user:7",
+        )
+        async with other.transaction():
+            assert await other.fetchval(lock) is False
+    async with other.transaction():
+        assert await other.fetchval(lock) is True
+
+
 async def test_envelope_carries_the_public_uuid_and_only_allowlisted_trace(
     connect: Connect,
 ) -> None:
