@@ -10,7 +10,8 @@
 -- of failing the claim, so one bad job cannot stop a worker from claiming.
 --
 -- An entrypoint runs at most one job at a time across every worker (the unique index
--- pgqueuer_one_running_per_entrypoint): a claim that would start a second one claims nothing.
+-- pgqueuer_one_running_per_entrypoint): a claim that would start a second one fails with
+-- unique_violation and changes nothing, and the caller reads that as nothing claimed.
 -- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
 -- only (other events in p_entrypoints are ignored for it), and only for a manager its own
 -- session registered (queue_may_act_for).
@@ -26,6 +27,7 @@ DECLARE
     v_stale    interval;
     v_names    text[];
     v_room     integer;
+    v_may_act  boolean;
     v_claimed  pgqueuer[];
     v_row      pgqueuer;
     v_gate     record;
@@ -34,55 +36,66 @@ BEGIN
         RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
             USING ERRCODE = 'GJ003';
     END IF;
-    SELECT s.stale_heartbeat INTO STRICT v_stale FROM queue_settings s;
-    SELECT array_agg(t.event_name) INTO v_names
-    FROM queue_event_types t
-    WHERE t.event_name = ANY (p_entrypoints)
-      AND (t.owner = 'bot' OR NOT queue_session_is_worker());
-    SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) INTO v_room
-    FROM pgqueuer q WHERE q.queue_manager_id = p_manager AND q.status = 'picked';
-    IF v_names IS NULL OR v_room < 1 OR NOT queue_may_act_for(p_manager) THEN
+    -- Every guard in one statement. The session checks spell out queue_session_is_worker and
+    -- queue_may_act_for (sql/workers.sql) rather than call them: a LANGUAGE sql function with a
+    -- SET clause is parsed and planned again on every call (about 150 us each), while this
+    -- statement's plan is cached for the session.
+    WITH session AS (
+        SELECT pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
+               AND NOT coalesce((SELECT r.rolsuper FROM pg_roles r
+                                 WHERE r.rolname = session_user), true) AS is_worker
+    )
+    SELECT s.stale_heartbeat,
+           (SELECT array_agg(t.event_name) FROM queue_event_types t
+            WHERE t.event_name = ANY (p_entrypoints) AND (t.owner = 'bot' OR NOT w.is_worker)),
+           (SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) FROM pgqueuer q
+            WHERE q.queue_manager_id = p_manager AND q.status = 'picked'),
+           NOT w.is_worker OR EXISTS (
+               SELECT 1 FROM queue_workers m
+               WHERE m.manager_id = p_manager
+                 AND (m.backend_pid = pg_backend_pid() OR NOT queue_session_alive(m.backend_pid)))
+    INTO STRICT v_stale, v_names, v_room, v_may_act
+    FROM queue_settings s CROSS JOIN session w;
+    IF v_names IS NULL OR v_room < 1 OR NOT v_may_act THEN
         RETURN;
     END IF;
 
-    BEGIN
-        WITH fresh AS (
-            SELECT n.id, n.priority
-            FROM unnest(v_names) AS e(name)
-            CROSS JOIN LATERAL (
-                SELECT q.id, q.priority FROM pgqueuer q
-                WHERE q.entrypoint = e.name AND q.status = 'queued' AND q.execute_after <= now()
-                  AND NOT EXISTS (SELECT 1 FROM pgqueuer r
-                                  WHERE r.entrypoint = e.name AND r.status = 'picked')
-                ORDER BY q.priority DESC, q.id
-                LIMIT 1
-                FOR UPDATE SKIP LOCKED
-            ) n
-        ), stale AS (
+    -- No subtransaction here: when another worker starts this entrypoint's one running job at
+    -- the same moment, the unique index fails the whole call and the caller reads that as
+    -- "claimed nothing" (genji_queue.claim).
+    WITH fresh AS (
+        SELECT n.id, n.priority
+        FROM unnest(v_names) AS e(name)
+        CROSS JOIN LATERAL (
             SELECT q.id, q.priority FROM pgqueuer q
-            WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
-              AND q.heartbeat < now() - v_stale
+            WHERE q.entrypoint = e.name AND q.status = 'queued' AND q.execute_after <= now()
+              AND NOT EXISTS (SELECT 1 FROM pgqueuer r
+                              WHERE r.entrypoint = e.name AND r.status = 'picked')
             ORDER BY q.priority DESC, q.id
-            LIMIT v_room
+            LIMIT 1
             FOR UPDATE SKIP LOCKED
-        ), chosen AS (
-            SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
-            ORDER BY c.priority DESC, c.id
-            LIMIT v_room
-        ), claimed AS (
-            UPDATE pgqueuer q
-            SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager
-            FROM chosen c WHERE q.id = c.id
-            RETURNING q.id, q.entrypoint, q.priority, q AS job
-        ), logged AS (
-            INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-            SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
-        )
-        SELECT array_agg(c.job ORDER BY c.priority DESC, c.id) INTO v_claimed FROM claimed c;
-    EXCEPTION WHEN unique_violation THEN
-        -- Another worker started this entrypoint's one running job at the same moment.
-        RETURN;
-    END;
+        ) n
+    ), stale AS (
+        SELECT q.id, q.priority FROM pgqueuer q
+        WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
+          AND q.heartbeat < now() - v_stale
+        ORDER BY q.priority DESC, q.id
+        LIMIT v_room
+        FOR UPDATE SKIP LOCKED
+    ), chosen AS (
+        SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
+        ORDER BY c.priority DESC, c.id
+        LIMIT v_room
+    ), claimed AS (
+        UPDATE pgqueuer q
+        SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager
+        FROM chosen c WHERE q.id = c.id
+        RETURNING q.id, q.entrypoint, q.priority, q AS job
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+        SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
+    )
+    SELECT array_agg(c.job ORDER BY c.priority DESC, c.id) INTO v_claimed FROM claimed c;
     FOREACH v_row IN ARRAY coalesce(v_claimed, '{}') LOOP
         BEGIN
             SELECT b.decision, b.retry_generation INTO v_gate

@@ -45,10 +45,14 @@ BEGIN
 
     -- Claims since the job last went back to the queue: more than one means earlier owners
     -- died while running it. Only queue_claim writes 'picked' rows, so the count is honest.
-    SELECT count(*) INTO v_claims FROM pgqueuer_log l
-    WHERE l.job_id = p_id AND l.status = 'picked'
-      AND l.id > coalesce((SELECT max(r.id) FROM pgqueuer_log r
-                           WHERE r.job_id = p_id AND r.status = 'queued'), 0);
+    -- The statuses are tested in FILTER clauses so that the only index condition is the job
+    -- id: with a status condition the planner may walk pgqueuer_log_status, every picked or
+    -- queued row of every job, whenever its statistics are stale (as after a TRUNCATE).
+    SELECT count(*) FILTER (WHERE l.status = 'picked' AND l.id > coalesce(r.last_queued, 0))
+    INTO v_claims
+    FROM (SELECT max(q.id) FILTER (WHERE q.status = 'queued') AS last_queued
+          FROM pgqueuer_log q WHERE q.job_id = p_id) r
+    JOIN pgqueuer_log l ON l.job_id = p_id;
     SELECT s.max_reclaims INTO STRICT v_max FROM queue_settings s;
     IF v_claims - 1 > v_max THEN
         PERFORM queue_hold(p_id, p_manager, p_claimed_at, jsonb_build_object(

@@ -75,6 +75,9 @@ BEGIN
         END IF;
     END IF;
 
+    -- An earlier job blocks while its queue row exists (queued, running or held). Completion
+    -- and discard set finished_at with the row's deletion, so the partial index on unfinished
+    -- jobs holds every such job and the read does not grow with the entity's history.
     SELECT t.entity_ordered INTO v_ordered FROM queue_event_types t WHERE t.event_name = v_job.action;
     IF v_ordered AND v_job.entity_key IS NOT NULL AND EXISTS (
         SELECT 1
@@ -82,6 +85,7 @@ BEGIN
         JOIN queue_event_types et ON et.event_name = e.action AND et.entity_ordered
         JOIN pgqueuer eq ON eq.id = e.queue_job_id
         WHERE e.entity_key = v_job.entity_key AND e.event_seq < v_job.event_seq
+          AND e.finished_at IS NULL
     ) THEN
         PERFORM queue_retry(p_id, p_manager, p_claimed_at, v_wait, jsonb_build_object(
             'exception_type', 'AwaitingEarlierEvent',

@@ -8,6 +8,7 @@ import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
 from genji_queue.begin import queue_begin
+from genji_queue.release import queue_release
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
@@ -69,6 +70,24 @@ async def test_a_job_whose_workers_keep_dying_is_held(connect: Connect) -> None:
     assert await _begin(conn, last) == "held"
     row = await conn.fetchrow("SELECT error_code, handler_failures FROM jobs WHERE id = $1", job_id)
     assert row is not None and tuple(row) == ("WorkerLost", 0)
+
+
+async def test_worker_deaths_are_counted_again_from_the_job_s_last_return_to_the_queue(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    job_id = (await enqueue_xp(conn, "xp:1")).id
+    await conn.execute("UPDATE queue_settings SET max_reclaims = 2")
+    for _ in range(3):  # two owners die mid-run, the third returns the job to the queue
+        last = await _claim(conn)
+        await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+    assert await queue_release(conn, claim_of(last), "shutdown")
+    for _ in range(3):  # two more deaths since then: within the cap again
+        last = await _claim(conn)
+        await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+    assert await _begin(conn, last) == "run"
+    row = await conn.fetchrow("SELECT error_code, held_at FROM jobs WHERE id = $1", job_id)
+    assert row is not None and tuple(row) == (None, None)
 
 
 async def test_q14_dependent_defers_while_parent_is_pending_then_is_woken_by_its_success(

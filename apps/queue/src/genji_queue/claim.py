@@ -8,11 +8,14 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
+import asyncpg
+
 from genji_queue.calls import Session, sql_call
 
 _CLAIM = sql_call(
     "queue_claim", "SELECT job, retry_generation FROM queue_claim($1, $2, $3, $4, $5)"
 )
+ONE_RUNNING_INDEX = "pgqueuer_one_running_per_entrypoint"
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,15 @@ async def queue_claim(
     wait: timedelta,
 ) -> list[Claimed]:
     """Claim up to `batch` jobs for `manager` and pass each through the start gate (waits of
-    `wait`, doubling); returns the ones that may run now."""
-    rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit, wait)
+    `wait`, doubling); returns the ones that may run now.
+
+    Another worker starting one of these entrypoints' one running job at the same moment fails
+    the claim on the unique index of running jobs, which leaves nothing claimed: that is an
+    empty claim, not an error."""
+    try:
+        rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit, wait)
+    except asyncpg.UniqueViolationError as error:
+        if error.constraint_name != ONE_RUNNING_INDEX:
+            raise
+        return []
     return [Claimed(dict(row["job"]), row["retry_generation"]) for row in rows]

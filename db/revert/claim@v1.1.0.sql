@@ -1,0 +1,1 @@
+DROP FUNCTION queue_claim(uuid, text[], integer, integer, interval);

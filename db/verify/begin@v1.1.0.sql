@@ -1,0 +1,2 @@
+SELECT 'queue_begin(bigint, uuid, timestamptz, interval)'::regprocedure;
+SELECT 1/count(*) FROM pg_proc WHERE proname = 'queue_begin' AND prosrc LIKE '%e.finished_at IS NULL%';

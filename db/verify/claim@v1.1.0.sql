@@ -1,0 +1,1 @@
+SELECT 'queue_claim(uuid, text[], integer, integer, interval)'::regprocedure;
