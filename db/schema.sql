@@ -2643,13 +2643,15 @@ $$;
 --
 
 CREATE FUNCTION public.queue_may_act_for(p_manager uuid) RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT NOT queue_session_is_worker() OR EXISTS (
+BEGIN
+    RETURN NOT queue_session_is_worker() OR EXISTS (
         SELECT 1 FROM queue_workers w
         WHERE w.manager_id = p_manager
           AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid)));
+END
 $$;
 
 
@@ -2911,12 +2913,14 @@ $$;
 --
 
 CREATE FUNCTION public.queue_session_is_worker() RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT EXISTS (SELECT 1 FROM pg_roles r
+BEGIN
+    RETURN EXISTS (SELECT 1 FROM pg_roles r
                    WHERE r.rolname = session_user AND NOT r.rolsuper
                      AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
+END
 $$;
 
 
