@@ -2499,28 +2499,64 @@ $$;
 --
 
 CREATE FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    SELECT (queue_complete_many(ARRAY[p_id], ARRAY[p_manager], ARRAY[p_claimed_at]))[1];
+$$;
+
+
+--
+-- Name: queue_complete_many(bigint[], uuid[], timestamp with time zone[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_complete_many(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[]) RETURNS boolean[]
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
-    v_row pgqueuer;
+    v_written boolean[];
+    v_waited bigint[];
+    v_id bigint;
 BEGIN
-    IF NOT queue_may_act_for(p_manager) THEN
-        RETURN false;
-    END IF;
-    DELETE FROM pgqueuer q
-    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-      AND q.status = 'picked'
-    RETURNING q.* INTO v_row;
-    IF NOT FOUND THEN
-        RETURN false;
-    END IF;
-    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-    VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
-    -- A finished job leaves the index of unfinished entity jobs the start gate reads.
-    UPDATE public.jobs j SET finished_at = now() WHERE j.queue_job_id = v_row.id;
-    PERFORM queue_resume_waiters(v_row.id);
-    RETURN true;
+    PERFORM set_config('synchronous_commit', 'off', true);
+    WITH claims AS (
+        SELECT c.id, c.manager, c.claimed_at, c.ord
+        FROM unnest(p_ids, p_managers, p_claimed_ats) WITH ORDINALITY
+             AS c(id, manager, claimed_at, ord)
+    ), managers AS (
+        SELECT m.manager FROM (SELECT DISTINCT c.manager FROM claims c) m
+        WHERE queue_may_act_for(m.manager)
+    ), done AS (
+        DELETE FROM pgqueuer q USING claims c, managers m
+        WHERE m.manager = c.manager
+          AND q.id = c.id AND q.queue_manager_id = c.manager AND q.updated = c.claimed_at
+          AND q.status = 'picked'
+        RETURNING q.id, q.entrypoint, q.priority, c.ord
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+        SELECT d.id, 'successful', d.entrypoint, d.priority FROM done d
+    ), finished AS (
+        -- A finished job leaves the index of unfinished entity jobs the start gate reads.
+        UPDATE public.jobs j SET finished_at = now() FROM done d WHERE j.queue_job_id = d.id
+        RETURNING j.queue_job_id,
+            EXISTS (SELECT 1 FROM public.jobs w WHERE w.depends_on = j.id)
+            OR (j.entity_key IS NOT NULL AND EXISTS (
+                SELECT 1 FROM public.jobs e
+                WHERE e.entity_key = j.entity_key AND e.event_seq > j.event_seq
+                  AND e.finished_at IS NULL)) AS awaited
+    )
+    SELECT (SELECT array_agg(d.ord IS NOT NULL ORDER BY c.ord)
+            FROM claims c LEFT JOIN done d USING (ord)),
+           (SELECT array_agg(f.queue_job_id ORDER BY f.queue_job_id) FROM finished f
+            WHERE f.awaited)
+    INTO v_written, v_waited;
+    -- Only a job that something may wait for (a dependent, a later event of its entity) has
+    -- waiters to resume; the test above reads the rows queue_resume_waiters would.
+    FOREACH v_id IN ARRAY coalesce(v_waited, '{}') LOOP
+        PERFORM queue_resume_waiters(v_id);
+    END LOOP;
+    RETURN coalesce(v_written, '{}');
 END
 $$;
 
@@ -2689,13 +2725,15 @@ $$;
 --
 
 CREATE FUNCTION public.queue_may_act_for(p_manager uuid) RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT NOT queue_session_is_worker() OR EXISTS (
+BEGIN
+    RETURN NOT queue_session_is_worker() OR EXISTS (
         SELECT 1 FROM queue_workers w
         WHERE w.manager_id = p_manager
           AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid)));
+END
 $$;
 
 
@@ -2957,12 +2995,14 @@ $$;
 --
 
 CREATE FUNCTION public.queue_session_is_worker() RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT EXISTS (SELECT 1 FROM pg_roles r
+BEGIN
+    RETURN EXISTS (SELECT 1 FROM pg_roles r
                    WHERE r.rolname = session_user AND NOT r.rolsuper
                      AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
+END
 $$;
 
 
@@ -6844,6 +6884,14 @@ GRANT ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p
 
 REVOKE ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_complete_many(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_complete_many(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_complete_many(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[]) TO genjishimada_queue_worker;
 
 
 --

@@ -64,14 +64,19 @@ AS $$
 $$;
 
 -- Whether this session logged in as (a member of) the bot's queue-only worker role.
+-- This and queue_may_act_for run on every fenced write. They are PL/pgSQL because PL/pgSQL
+-- keeps its plans for the session; a SQL function with a SET clause is never inlined and is
+-- planned again at every call.
 CREATE OR REPLACE FUNCTION queue_session_is_worker() RETURNS boolean
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SET search_path = public, pg_temp
 AS $$
-    SELECT EXISTS (SELECT 1 FROM pg_roles r
+BEGIN
+    RETURN EXISTS (SELECT 1 FROM pg_roles r
                    WHERE r.rolname = session_user AND NOT r.rolsuper
                      AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
+END
 $$;
 
 -- Whether this session may act for queue manager p_manager: any session of the owner; for
@@ -80,12 +85,14 @@ $$;
 -- connection). Claim tokens are readable by every worker session, so the token alone does not
 -- make a claim the caller's.
 CREATE OR REPLACE FUNCTION queue_may_act_for(p_manager uuid) RETURNS boolean
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SET search_path = public, pg_temp
 AS $$
-    SELECT NOT queue_session_is_worker() OR EXISTS (
+BEGIN
+    RETURN NOT queue_session_is_worker() OR EXISTS (
         SELECT 1 FROM queue_workers w
         WHERE w.manager_id = p_manager
           AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid)));
+END
 $$;

@@ -4,32 +4,77 @@
 -- changes nothing for a stale token, or for a token of a manager the calling worker session did
 -- not register (queue_may_act_for), and reports that with false (for heartbeats, the lost ids).
 
-CREATE OR REPLACE FUNCTION queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamptz)
-RETURNS boolean
+-- Completions are committed asynchronously (synchronous_commit off for the completing
+-- transaction): a completion lost in a crash leaves the job claimed by an owner whose heartbeat
+-- stops, so it is reclaimed and replayed, and a replay repeats no effect because effects are
+-- guarded by receipts and bindings that were committed, synchronously, before it. WAL is
+-- sequential: the next synchronous commit of any session (the worker's next claim) flushes the
+-- completion too. The setting covers the caller's whole transaction.
+--
+-- queue_complete_many completes a batch of claims in one statement, each by its own token, and
+-- returns one boolean per claim, in order: false when the claim was stale and nothing was
+-- written for it.
+CREATE OR REPLACE FUNCTION queue_complete_many(
+    p_ids bigint[], p_managers uuid[], p_claimed_ats timestamptz[]
+)
+RETURNS boolean[]
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = public, pg_temp
 AS $$
 DECLARE
-    v_row pgqueuer;
+    v_written boolean[];
+    v_waited bigint[];
+    v_id bigint;
 BEGIN
-    IF NOT queue_may_act_for(p_manager) THEN
-        RETURN false;
-    END IF;
-    DELETE FROM pgqueuer q
-    WHERE q.id = p_id AND q.queue_manager_id = p_manager AND q.updated = p_claimed_at
-      AND q.status = 'picked'
-    RETURNING q.* INTO v_row;
-    IF NOT FOUND THEN
-        RETURN false;
-    END IF;
-    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-    VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
-    -- A finished job leaves the index of unfinished entity jobs the start gate reads.
-    UPDATE public.jobs j SET finished_at = now() WHERE j.queue_job_id = v_row.id;
-    PERFORM queue_resume_waiters(v_row.id);
-    RETURN true;
+    PERFORM set_config('synchronous_commit', 'off', true);
+    WITH claims AS (
+        SELECT c.id, c.manager, c.claimed_at, c.ord
+        FROM unnest(p_ids, p_managers, p_claimed_ats) WITH ORDINALITY
+             AS c(id, manager, claimed_at, ord)
+    ), managers AS (
+        SELECT m.manager FROM (SELECT DISTINCT c.manager FROM claims c) m
+        WHERE queue_may_act_for(m.manager)
+    ), done AS (
+        DELETE FROM pgqueuer q USING claims c, managers m
+        WHERE m.manager = c.manager
+          AND q.id = c.id AND q.queue_manager_id = c.manager AND q.updated = c.claimed_at
+          AND q.status = 'picked'
+        RETURNING q.id, q.entrypoint, q.priority, c.ord
+    ), logged AS (
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+        SELECT d.id, 'successful', d.entrypoint, d.priority FROM done d
+    ), finished AS (
+        -- A finished job leaves the index of unfinished entity jobs the start gate reads.
+        UPDATE public.jobs j SET finished_at = now() FROM done d WHERE j.queue_job_id = d.id
+        RETURNING j.queue_job_id,
+            EXISTS (SELECT 1 FROM public.jobs w WHERE w.depends_on = j.id)
+            OR (j.entity_key IS NOT NULL AND EXISTS (
+                SELECT 1 FROM public.jobs e
+                WHERE e.entity_key = j.entity_key AND e.event_seq > j.event_seq
+                  AND e.finished_at IS NULL)) AS awaited
+    )
+    SELECT (SELECT array_agg(d.ord IS NOT NULL ORDER BY c.ord)
+            FROM claims c LEFT JOIN done d USING (ord)),
+           (SELECT array_agg(f.queue_job_id ORDER BY f.queue_job_id) FROM finished f
+            WHERE f.awaited)
+    INTO v_written, v_waited;
+    -- Only a job that something may wait for (a dependent, a later event of its entity) has
+    -- waiters to resume; the test above reads the rows queue_resume_waiters would.
+    FOREACH v_id IN ARRAY coalesce(v_waited, '{}') LOOP
+        PERFORM queue_resume_waiters(v_id);
+    END LOOP;
+    RETURN coalesce(v_written, '{}');
 END
+$$;
+
+CREATE OR REPLACE FUNCTION queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamptz)
+RETURNS boolean
+LANGUAGE sql
+SECURITY DEFINER
+SET search_path = public, pg_temp
+AS $$
+    SELECT (queue_complete_many(ARRAY[p_id], ARRAY[p_manager], ARRAY[p_claimed_at]))[1];
 $$;
 
 -- Jobs waiting on a job that just succeeded: its dependents and later events of its entity
@@ -73,3 +118,6 @@ BEGIN
     END IF;
 END
 $$;
+
+GRANT EXECUTE ON FUNCTION queue_complete_many(bigint[], uuid[], timestamptz[])
+    TO genjishimada_queue_worker;

@@ -25,6 +25,8 @@ BEGIN
     END IF;
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
     VALUES (v_row.id, 'successful', v_row.entrypoint, v_row.priority);
+    -- A finished job leaves the index of unfinished entity jobs the start gate reads.
+    UPDATE public.jobs j SET finished_at = now() WHERE j.queue_job_id = v_row.id;
     PERFORM queue_resume_waiters(v_row.id);
     RETURN true;
 END
@@ -51,7 +53,7 @@ BEGIN
         SELECT e.queue_job_id, false
         FROM public.jobs e
         WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
-          AND e.event_seq > v_job.event_seq
+          AND e.event_seq > v_job.event_seq AND e.finished_at IS NULL
     ), resumed AS (
         UPDATE pgqueuer q
         SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
@@ -71,3 +73,5 @@ BEGIN
     END IF;
 END
 $$;
+
+DROP FUNCTION queue_complete_many(bigint[], uuid[], timestamptz[]);

@@ -29,6 +29,8 @@ async def _log_statuses(conn: asyncpg.Connection) -> list[str]:
 # Each write, as a query that is true when the write took effect for the given claim.
 WRITES = {
     "complete": "SELECT queue_complete($1, $2, $3)",
+    "complete_many": "SELECT (queue_complete_many("
+    "ARRAY[$1]::bigint[], ARRAY[$2]::uuid[], ARRAY[$3]::timestamptz[]))[1]",
     "release": "SELECT queue_release($1, $2, $3)",
     "retry": "SELECT queue_retry($1, $2, $3, interval '1 second')",
     "hold": f"SELECT queue_hold($1, $2, $3, '{ERROR}')",
@@ -80,3 +82,22 @@ async def test_q08_stale_owner_cannot_begin_an_effect(connect: Connect, reclaime
         assert receipt.fresh
         await effect_receipt_complete(conn, job_id, "xp", {"total": 5})
     assert await conn.fetchval("SELECT count(*) FROM effect_receipts") == 1
+
+
+@RECLAIMERS
+async def test_q08_a_grouped_completion_fences_each_claim(connect: Connect, reclaimer: str) -> None:
+    conn = await connect()
+    stale, current = await stale_and_current(conn, reclaimer)
+    batch = [_token(stale), _token(current)]
+
+    written = await conn.fetchval(
+        "SELECT queue_complete_many($1, $2, $3)",
+        [c.queue_job_id for c in batch],
+        [c.queue_manager_id for c in batch],
+        [c.claimed_at for c in batch],
+    )
+
+    assert written == [False, True]
+    assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
+    assert (await _log_statuses(conn)).count("successful") == 1
+    assert await conn.fetchval("SELECT finished_at IS NOT NULL FROM jobs")

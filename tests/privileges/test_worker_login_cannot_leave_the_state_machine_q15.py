@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 from genji_queue.begin import Begin, queue_begin
 from genji_queue.claim import queue_claim
-from genji_queue.complete import queue_complete
+from genji_queue.complete import queue_complete, queue_complete_many
 from genji_queue.heartbeat import queue_heartbeat
 from genji_queue.hold import queue_hold
 from genji_queue.release import queue_release
@@ -198,6 +198,7 @@ async def test_q15_a_worker_session_cannot_use_another_sessions_claim(connect: C
     before = await _snapshot(owner)
     # The token is readable by every worker session; using it is not.
     assert not await queue_complete(rogue, token)
+    assert await queue_complete_many(rogue, [token]) == set()
     assert not await queue_retry(rogue, token, timedelta(days=36500), None)
     assert not await queue_hold(rogue, token, None)
     assert not await queue_release(rogue, token, "stolen")

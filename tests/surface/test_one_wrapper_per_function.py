@@ -21,7 +21,7 @@ DECLARED = re.compile(r"CREATE (?:OR REPLACE )?FUNCTION (\w+)\(", re.IGNORECASE)
 # Called only by other SQL functions or triggers, never from Python.
 INTERNAL = {
     "queue_wake": "NOTIFY helper of the transitions",
-    "queue_resume_waiters": "called by queue_complete",
+    "queue_resume_waiters": "called by queue_complete_many",
     "queue_session_alive": "liveness check of the worker functions",
     "queue_session_is_worker": "who is calling, for the transition functions",
     "queue_may_act_for": "whether the calling session may use a manager's claim tokens",

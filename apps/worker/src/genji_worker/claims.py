@@ -8,7 +8,8 @@ adapter changes how 1.1.1 talks to the database:
   threshold, and passes each job through the start gate (queue_begin) in the same transaction,
   returning only the jobs that may run now;
 - every terminal, retry and heartbeat write goes through a fenced SQL function keyed by the
-  claim token, so a stale owner changes nothing;
+  claim token, so a stale owner changes nothing; the successes of one buffered flush are
+  completed together (queue_complete_many), each by its own token;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from genji_queue.claim import queue_claim
-from genji_queue.complete import queue_complete
+from genji_queue.complete import queue_complete_many
 from genji_queue.heartbeat import queue_heartbeat
 from genji_queue.hold import queue_hold
 from genji_queue.release import queue_release
@@ -111,38 +112,57 @@ class FencedQueries(Queries):
             self.generations.pop(claim.queue_job_id, None)
 
     async def log_jobs(self, job_status: list[tuple[Job, str, TracebackRecord | None]]) -> None:
+        pending: list[tuple[Job, ClaimToken, str, TracebackRecord | None]] = []
         for job, status, traceback in job_status:
             claim = claim_of(job)
             if claim in self.settled:
                 self.settled.discard(claim)
                 continue
-            if status == "successful":
-                fault_point("before-complete")
-                written = await queue_complete(self.driver, claim)
-            elif status == "canceled":
-                # Interrupted, not failed: back to the queue. Only an audited operator discard
-                # is a terminal cancellation.
-                written = await queue_release(self.driver, claim, "execution interrupted")
-            else:
-                record = (
-                    error_record(traceback.exception_type, traceback.exception_message)
-                    if traceback
-                    else None
+            pending.append((job, claim, status, traceback))
+        # PGQueuer flushes buffered results together: their completions are one statement and
+        # one commit (queue_complete_many), each fenced by its own claim token.
+        succeeded = [(job, claim) for job, claim, status, _ in pending if status == "successful"]
+        if succeeded:
+            fault_point("before-complete")
+            written = await queue_complete_many(self.driver, [claim for _, claim in succeeded])
+            fault_point("after-complete")
+            for job, claim in succeeded:
+                self.forget(claim)
+                if claim not in written:
+                    self._not_written(job, "successful")
+        for job, claim, status, traceback in pending:
+            if status != "successful":
+                await self._log_unsuccessful(job, claim, status, traceback)
+
+    async def _log_unsuccessful(
+        self, job: Job, claim: ClaimToken, status: str, traceback: TracebackRecord | None
+    ) -> None:
+        if status == "canceled":
+            # Interrupted, not failed: back to the queue. Only an audited operator discard
+            # is a terminal cancellation.
+            written = await queue_release(self.driver, claim, "execution interrupted")
+        else:
+            record = (
+                error_record(traceback.exception_type, traceback.exception_message)
+                if traceback
+                else None
+            )
+            written = await queue_hold(self.driver, claim, record)
+            if written:
+                said = record or {"exception_type": "?", "exception_message": "no error"}
+                log.error(
+                    "%s held: %s: %s",
+                    job_name(job),
+                    said["exception_type"],
+                    said["exception_message"],
                 )
-                written = await queue_hold(self.driver, claim, record)
-                if written:
-                    said = record or {"exception_type": "?", "exception_message": "no error"}
-                    log.error(
-                        "%s held: %s: %s",
-                        job_name(job),
-                        said["exception_type"],
-                        said["exception_message"],
-                    )
-            self.forget(claim)
-            if not written:
-                log.warning(
-                    "%s: claim was taken over; %s result not written", job_name(job), status
-                )
+        self.forget(claim)
+        if not written:
+            self._not_written(job, status)
+
+    @staticmethod
+    def _not_written(job: Job, status: str) -> None:
+        log.warning("%s: claim was taken over; %s result not written", job_name(job), status)
 
     async def retry_job(
         self, job: Job, delay: timedelta, traceback_record: TracebackRecord | None

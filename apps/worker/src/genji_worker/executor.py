@@ -19,7 +19,7 @@ Every hold this executor writes is reported to Sentry once (genji_worker.sentry_
 Each execution counts one outcome and its handler time (genji_worker.metrics) where the branch
 that decides it has written what it decided.
 
-Success is left to PGQueuer's buffered log write, which the adapter turns into queue_complete.
+Success is left to PGQueuer's buffered log write, which the adapter turns into queue_complete_many.
 If a write of our own cannot reach the database, the row stays claimed and is recovered by the
 supervisor or by stale-heartbeat reclaim.
 """

@@ -4,7 +4,9 @@ A fault point SIGKILLs its own worker process when GENJI_FAULT_POINT equals its 
 can kill a worker at an instant no outside signal can hit reliably. Points:
 
 - ``before-complete``: the handler returned successfully and PGQueuer handed the result to
-  the adapter, which has not yet written the completion (queue_complete).
+  the adapter, which has not yet written the completion (queue_complete_many).
+- ``after-complete``: the completion was committed (asynchronously, so its WAL may not be
+  written yet) and nothing else has been sent on the worker's connection.
 
 Production never sets the variable; the check is one environment lookup.
 """

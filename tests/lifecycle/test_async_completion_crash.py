@@ -1,0 +1,62 @@
+"""A completion is committed asynchronously: a crash that loses it must cause a replay that
+repeats no effect, on a durable cluster (fsync and synchronous_commit on)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.support.harness import Stack, active_claim, log_rows, recorded_claims
+
+pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
+
+
+def _walwriter_pid(stack: Stack) -> int:
+    postmaster = stack.cluster.postmaster_pid()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if parent == postmaster and b"walwriter" in command:
+            return int(stat.parent.name)
+    raise AssertionError("the cluster has no WAL writer process")
+
+
+async def test_a_completion_lost_unflushed_in_a_crash_is_replayed_without_repeating_its_effect(
+    stack: Stack,
+) -> None:
+    # Nothing but a synchronous commit may write WAL out from here on: no WAL writer (stopped,
+    # then killed with the cluster), no autovacuum.
+    await stack.admin_sql("ALTER SYSTEM SET autovacuum = off")
+    await stack.admin_sql("SELECT pg_reload_conf()")
+    os.kill(_walwriter_pid(stack), signal.SIGSTOP)
+    job = await stack.enqueue("xp:unflushed-completion")
+
+    # The worker dies right after its completion statement returned, so it commits nothing
+    # more that would carry the completion's WAL out with it.
+    first = stack.start_worker(GENJI_FAULT_POINT="after-complete")
+    assert first.wait() == -signal.SIGKILL
+    assert await stack.status(job) == "succeeded"  # committed and visible, not yet written
+    assert await stack.tally(job) == 1
+
+    stack.cluster.kill9()
+    stack.cluster.start()
+
+    # The completion was lost; the effect's receipt, committed synchronously before it, was not.
+    assert (await active_claim(stack, job)).status == "picked"
+    assert await log_rows(stack, job, "successful") == []
+    assert await stack.status(job) != "succeeded"
+    assert await stack.tally(job) == 1
+
+    second = stack.start_worker()
+    await stack.until_status(job, "succeeded")
+    assert [len(recorded_claims(stack, job, pid)) for pid in (first.pid, second.pid)] == [1, 1]
+    assert stack.recorder.count("after", "done", pid=second.pid) == 1
+    assert await stack.tally(job) == 1
+    assert len(await log_rows(stack, job, "successful")) == 1
+    assert (await stack.job(job))["handler_failures"] == 0
