@@ -2415,26 +2415,15 @@ BEGIN
         RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
             USING ERRCODE = 'GJ003';
     END IF;
-    -- Every guard in one statement. The session checks spell out queue_session_is_worker and
-    -- queue_may_act_for (sql/workers.sql) rather than call them: a LANGUAGE sql function with a
-    -- SET clause is parsed and planned again on every call (about 150 us each), while this
-    -- statement's plan is cached for the session.
-    WITH session AS (
-        SELECT pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
-               AND NOT coalesce((SELECT r.rolsuper FROM pg_roles r
-                                 WHERE r.rolname = session_user), true) AS is_worker
-    )
+    -- Every guard in one statement, whose plan the session caches.
     SELECT s.stale_heartbeat,
            (SELECT array_agg(t.event_name) FROM queue_event_types t
             WHERE t.event_name = ANY (p_entrypoints) AND (t.owner = 'bot' OR NOT w.is_worker)),
            (SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) FROM pgqueuer q
             WHERE q.queue_manager_id = p_manager AND q.status = 'picked'),
-           NOT w.is_worker OR EXISTS (
-               SELECT 1 FROM queue_workers m
-               WHERE m.manager_id = p_manager
-                 AND (m.backend_pid = pg_backend_pid() OR NOT queue_session_alive(m.backend_pid)))
+           queue_may_act_for(p_manager)
     INTO STRICT v_stale, v_names, v_room, v_may_act
-    FROM queue_settings s CROSS JOIN session w;
+    FROM queue_settings s CROSS JOIN (SELECT queue_session_is_worker() AS is_worker) w;
     IF v_names IS NULL OR v_room < 1 OR NOT v_may_act THEN
         RETURN;
     END IF;
