@@ -1,5 +1,6 @@
 """A completion is committed asynchronously: a crash that loses it must cause a replay that
-repeats no effect, on a durable cluster (fsync and synchronous_commit on)."""
+repeats no effect, on a durable cluster (fsync and synchronous_commit on); a worker that outlives
+the crash completes it again at once instead of leaving its entrypoint blocked."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.harness import Stack, active_claim, log_rows, recorded_claims
+from tests.support.harness import (
+    Stack,
+    active_claim,
+    log_rows,
+    manager_of,
+    recorded_claims,
+)
 
 pytestmark = [pytest.mark.queue, pytest.mark.queue_fault]
 
@@ -27,14 +34,18 @@ def _walwriter_pid(stack: Stack) -> int:
     raise AssertionError("the cluster has no WAL writer process")
 
 
-async def test_a_completion_lost_unflushed_in_a_crash_is_replayed_without_repeating_its_effect(
-    stack: Stack,
-) -> None:
-    # Nothing but a synchronous commit may write WAL out from here on: no WAL writer (stopped,
-    # then killed with the cluster), no autovacuum.
+async def _stop_writing_wal_but_for_synchronous_commits(stack: Stack) -> None:
+    """Nothing but a synchronous commit may write WAL out from here on: no WAL writer
+    (stopped, then killed with the cluster), no autovacuum."""
     await stack.admin_sql("ALTER SYSTEM SET autovacuum = off")
     await stack.admin_sql("SELECT pg_reload_conf()")
     os.kill(_walwriter_pid(stack), signal.SIGSTOP)
+
+
+async def test_a_completion_lost_unflushed_in_a_crash_is_replayed_without_repeating_its_effect(
+    stack: Stack,
+) -> None:
+    await _stop_writing_wal_but_for_synchronous_commits(stack)
     job = await stack.enqueue("xp:unflushed-completion")
 
     # The worker dies right after its completion statement returned, so it commits nothing
@@ -60,3 +71,35 @@ async def test_a_completion_lost_unflushed_in_a_crash_is_replayed_without_repeat
     assert await stack.tally(job) == 1
     assert len(await log_rows(stack, job, "successful")) == 1
     assert (await stack.job(job))["handler_failures"] == 0
+
+
+async def test_q07_a_surviving_worker_completes_again_what_a_database_crash_lost(
+    stack: Stack,
+) -> None:
+    # A stale threshold far beyond every deadline below: nothing here may wait for it. The
+    # worker beats (a synchronous commit) every quarter of it, so none lands in the window
+    # between the completion and the crash.
+    await stack.sql("UPDATE queue_settings SET stale_heartbeat = interval '60 seconds'")
+    worker = stack.start_worker()
+    await manager_of(stack, worker)
+    await _stop_writing_wal_but_for_synchronous_commits(stack)
+
+    first = await stack.enqueue("xp:recompleted")
+    await stack.until_status(first, "succeeded")  # committed and visible, not yet written
+    stack.cluster.kill9()
+    stack.cluster.start()
+
+    # The entrypoint's next job runs once the lost completion is written again.
+    second = await stack.enqueue("xp:after-the-crash")
+    await stack.until_status(second, "succeeded", deadline=20)
+    assert worker.process.poll() is None
+
+    # The first job ran once, and its only completion is the one written after the restart:
+    # the original was lost.
+    assert await stack.status(first) == "succeeded"
+    assert await stack.tally(first) == 1
+    assert len(recorded_claims(stack, first)) == 1
+    assert stack.recorder.count("after", "done", pid=worker.pid) == 2
+    [completed] = await log_rows(stack, first, "successful")
+    assert completed > await stack.value("SELECT pg_postmaster_start_time()")
+    assert (await stack.job(first))["handler_failures"] == 0

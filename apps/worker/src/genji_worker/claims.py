@@ -9,7 +9,9 @@ adapter changes how 1.1.1 talks to the database:
   returning only the jobs that may run now;
 - every terminal, retry and heartbeat write goes through a fenced SQL function keyed by the
   claim token, so a stale owner changes nothing; the successes of one buffered flush are
-  completed together (queue_complete_many), each by its own token;
+  completed together (queue_complete_many), each by its own token, and committed
+  asynchronously: their claims are kept (unflushed) until a later synchronous commit has
+  returned, so a worker that outlives a database crash can complete them again;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -60,6 +62,10 @@ class FencedQueries(Queries):
     """First re-check delay of a job the start gate defers (WorkerSettings.dependency_wait)."""
     generations: dict[int, int] = dataclasses.field(default_factory=dict)
     """Retry generation of each claimed job, as the start gate read it."""
+    unflushed: set[ClaimToken] = dataclasses.field(default_factory=set)
+    """Claims completed asynchronously and not yet known to be on disk. WAL is flushed in
+    order, so a synchronous commit issued after a completion returned makes it durable; the
+    supervisor shares this set across connections and completes these again after a reconnect."""
 
     async def dequeue(
         self,
@@ -72,6 +78,7 @@ class FencedQueries(Queries):
         # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
         if time.monotonic() < self.paused_until:
             return []
+        point = self.flush_point()
         claimed = await queue_claim(
             self.driver,
             queue_manager_id,
@@ -80,6 +87,9 @@ class FencedQueries(Queries):
             global_concurrency_limit,
             self.gate_wait,
         )
+        if claimed:
+            # It wrote the claims and committed synchronously, after every completion so far.
+            self.flushed(point)
         jobs = []
         for each in claimed:
             job = Job.model_validate(each.row)
@@ -101,6 +111,14 @@ class FencedQueries(Queries):
             return timedelta(seconds=remaining)
         eta: timedelta | None = await super().next_deferred_eta(entrypoints)
         return eta
+
+    def flush_point(self) -> frozenset[ClaimToken]:
+        """The completions that a synchronous commit issued from now on carries to disk."""
+        return frozenset(self.unflushed)
+
+    def flushed(self, point: frozenset[ClaimToken]) -> None:
+        """A synchronous commit issued after `point` was taken has returned."""
+        self.unflushed.difference_update(point)
 
     def settle(self, claim: ClaimToken) -> None:
         self.settled.add(claim)
@@ -126,6 +144,7 @@ class FencedQueries(Queries):
             fault_point("before-complete")
             written = await queue_complete_many(self.driver, [claim for _, claim in succeeded])
             fault_point("after-complete")
+            self.unflushed.update(written)
             for job, claim in succeeded:
                 self.forget(claim)
                 if claim not in written:

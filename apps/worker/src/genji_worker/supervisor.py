@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 import asyncpg
+from genji_queue.complete import queue_complete_many
 from genji_queue.release import queue_release
 from genji_queue.worker_retry_schedule import queue_worker_retry_schedule
 from genji_queue.workers import QueueConfig, queue_config, queue_worker_beat, queue_worker_stopped
@@ -77,6 +78,8 @@ class QueueSupervisor:
         self.running: dict[ClaimToken, asyncio.Task[Any]] = {}
         self._stop = asyncio.Event()
         self._orphaned: list[ClaimToken] = []
+        self._unflushed: set[ClaimToken] = set()
+        """Completions not yet known durable, kept across connections (FencedQueries)."""
         self._backend: tuple[int, datetime] | None = None
         """Server pid and start of the current queue connection's session."""
         self.manager_id: uuid.UUID | None = None
@@ -123,7 +126,9 @@ class QueueSupervisor:
 
     async def _session(self, conn: asyncpg.Connection) -> None:
         driver = DeadlineDriver(conn, self.settings.command_timeout)
-        queries = FencedQueries(driver, gate_wait=self.settings.dependency_wait)
+        queries = FencedQueries(
+            driver, gate_wait=self.settings.dependency_wait, unflushed=self._unflushed
+        )
         queries.on_lost = self._cancel_execution
         self.outages.queries = queries
         manager = QueueManager(queries)
@@ -135,6 +140,9 @@ class QueueSupervisor:
             config = await queue_config(queries.driver)
             await self._end_previous_backend(queries)
             await self._release_orphans(queries)
+            # Before the previous manager's liveness row goes: until then this session may act
+            # for it (queue_may_act_for).
+            await self._recomplete(queries)
             if previous is not None:
                 await queue_worker_stopped(queries.driver, previous)
             await self._beat(queries, manager)
@@ -269,10 +277,28 @@ class QueueSupervisor:
             await queue_release(queries.driver, claim, "worker lost its queue connection")
             self._orphaned.pop()
 
+    async def _recomplete(self, queries: FencedQueries) -> None:
+        """Complete again the successes whose asynchronous commit may not have reached disk
+        before the connection was lost: a database crash loses them, and each would leave its
+        job claimed, blocking its entrypoint, until the stale-heartbeat threshold. Fenced by
+        their own tokens: a completion that survived, or a job another worker has reclaimed
+        since, is left alone."""
+        sent = set(self._unflushed)
+        if not sent:
+            return
+        written = await queue_complete_many(queries.driver, sent)
+        # What was written now waits, like any completion, for a synchronous commit.
+        self._unflushed.difference_update(sent - written)
+        if written:
+            log.info("completed %d jobs again whose completion the database lost", len(written))
+
     async def _beat(self, queries: FencedQueries, manager: QueueManager) -> None:
-        await queue_worker_beat(
+        point = queries.flush_point()
+        if await queue_worker_beat(
             queries.driver, manager.queue_manager_id, self.owner, socket.gethostname(), os.getpid()
-        )
+        ):
+            # It wrote and committed synchronously: earlier completions are on disk too.
+            queries.flushed(point)
 
     async def _beat_forever(
         self, queries: FencedQueries, manager: QueueManager, config: QueueConfig
