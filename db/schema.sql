@@ -3262,9 +3262,8 @@ CREATE FUNCTION public.recovery_guard_identity() RETURNS trigger
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF (SELECT count(*) FROM inserted_rows)
-       <> (SELECT count(*) FROM inserted_rows n
-           CROSS JOIN LATERAL (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id LIMIT 1) j)
+    IF EXISTS (SELECT 1 FROM inserted_rows n
+               WHERE NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id OFFSET 0))
     THEN
         RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
             USING ERRCODE = 'GJ009',
