@@ -5,6 +5,8 @@ part added per step, with fsync off so that only statement and CPU cost remain.
   + columns & hash    the same rows with every column enqueue_job fills: entity key and
                       dedupe key (two more index entries), execute_after, the payload parsed
                       as jsonb and its sha256 hash, ON CONFLICT on the identity
+  - log row           without the 'queued' log row, which enqueue_job no longer writes (a new
+                      job's log begins at its first claim); the steps below write none either
   + entity lock       the per-entity advisory lock that orders producers of one entity
   + envelope          the queue payload built as enqueue_job stores it (job id, event, key,
                       version, payload, trace): everything enqueue_job writes, in one plain
@@ -78,8 +80,8 @@ _QUEUED = """
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
     SELECT queue_job_id, 0, 'api.xp.grant', {payload}, now(), 'api.xp.grant:' || $1, 'queued'
     FROM identity
-    RETURNING id, entrypoint, priority
 """
+_RETURNING = "RETURNING id, entrypoint, priority"
 _LOGGED = """
 INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
 SELECT id, 'queued', entrypoint, priority FROM queued
@@ -91,14 +93,17 @@ _ENVELOPE = """convert_to(jsonb_build_object(
 _LOCK = "WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended('genji.entity:' || $3, 0)))"
 
 
-def _ladder_sql(lock: bool, envelope: bool) -> str:
+def _ladder_sql(lock: bool, envelope: bool, logged: bool = False) -> str:
     identity = _IDENTITY.format(source="FROM locked" if lock else "")
     queued = _QUEUED.format(payload=_ENVELOPE if envelope else _PLAIN_PAYLOAD)
     head = f"{_LOCK}, identity AS ({identity})" if lock else f"WITH identity AS ({identity})"
-    return f"{head}, queued AS ({queued}){_LOGGED}"
+    if logged:
+        return f"{head}, queued AS ({queued} {_RETURNING}){_LOGGED}"
+    return f"{head} {queued}"
 
 
-COLUMNS_SQL = _ladder_sql(lock=False, envelope=False)
+COLUMNS_SQL = _ladder_sql(lock=False, envelope=False, logged=True)
+UNLOGGED_SQL = _ladder_sql(lock=False, envelope=False)
 LOCKED_SQL = _ladder_sql(lock=True, envelope=False)
 INLINED_SQL = _ladder_sql(lock=True, envelope=True)
 # PL/pgSQL reads $1..$3 in a body as the function's arguments.
@@ -149,6 +154,7 @@ def build_ladder(conn: asyncpg.Connection) -> list[Case]:
     return [
         Case("identity floor", floor, "public.jobs"),
         Case("+ columns & hash", plain(COLUMNS_SQL, "columns"), "public.jobs"),
+        Case("- log row", plain(UNLOGGED_SQL, "unlogged"), "public.jobs"),
         Case("+ entity lock", plain(LOCKED_SQL, "locked"), "public.jobs"),
         Case("+ envelope", plain(INLINED_SQL, "inlined"), "public.jobs"),
         Case("+ PL/pgSQL call", plain(ONE_STATEMENT_SQL, "function"), "public.jobs"),

@@ -5,11 +5,11 @@ work of one pruning batch, the same in every database) and `n` other finished jo
 than the retention, already pruned (summary on public.jobs, no logs), half within it (logs
 kept). One job in DISCARD_EVERY was held and discarded by an operator, the others succeeded.
 Each finished job has the rows the real paths write: its public.jobs identity (finished_at
-set as completion and discard set it), the queue log rows (queued, picked, then successful, or
-failed and deleted), one effect receipt, one Discord binding every BINDING_EVERY jobs, the
-operator's job_actions row of a discard, and a dashboard statistics row every STATS_EVERY
-logged jobs. Entity keys cycle over ENTITIES users, so every
-user has about n / ENTITIES earlier jobs.
+set as completion and discard set it), the queue log rows (picked, then successful, or failed
+and deleted: enqueue writes none), one effect receipt, one Discord binding every BINDING_EVERY
+jobs, the operator's job_actions row of a discard, and a dashboard statistics row every
+STATS_EVERY logged jobs. Entity keys cycle over ENTITIES users, so every user has about
+n / ENTITIES earlier jobs.
 """
 
 from __future__ import annotations
@@ -79,8 +79,7 @@ SELECT s.created + step.offset_s * interval '1 second', s.queue_id, step.status,
        step.traceback
 FROM fill_spec s
 CROSS JOIN LATERAL (VALUES
-    (0, 'queued'::pgqueuer_status, NULL::jsonb, true),
-    (1, 'picked', NULL, true),
+    (1, 'picked'::pgqueuer_status, NULL::jsonb, true),
     (2, 'successful', NULL, NOT s.discarded),
     (2, 'failed', '{"exception_type": "ApiError", "exception_message": "503"}', s.discarded),
     (3, 'deleted', '{"exception_type": "Discarded", "exception_message": "duplicate"}',

@@ -723,10 +723,6 @@ BEGIN
                )::text, 'UTF8'),
                now(), p_event_name || ':' || p_event_key, 'queued'
         FROM identity i
-        RETURNING id
-    ), logged AS (
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-        SELECT q.id, 'queued', p_event_name, 0 FROM queued q
     )
     SELECT v_job_id, 'queued', true INTO job_id, status, created FROM identity;
     IF FOUND THEN
@@ -844,8 +840,6 @@ BEGIN
         )::text, 'UTF8'),
         now(), p_event_name || ':' || p_event_key, 'queued'
     );
-    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-    VALUES (v_queue_id, 'queued', p_event_name, 0);
 
     job_id := v_job_id;
     status := 'queued';
@@ -972,7 +966,7 @@ BEGIN
     END IF;
 
     -- One statement writes every new job: the first item of each key takes its ids in item
-    -- order and inserts its identity, then its queue row and log row. A concurrent enqueue of
+    -- order and inserts its identity, then its queue row. A concurrent enqueue of
     -- the same key makes it wait, then skip that identity (its ids stay unused).
     WITH items AS MATERIALIZED (
         SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
@@ -1008,10 +1002,6 @@ BEGIN
                           'UTF8'),
                now(), c.event_name || ':' || c.event_key, 'queued'
         FROM created c
-        RETURNING id, entrypoint
-    ), logged AS (
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-        SELECT q.id, 'queued', q.entrypoint, 0 FROM queued q
     )
     SELECT array_agg(c.id ORDER BY s.i), array_agg(c.id IS NOT NULL ORDER BY s.i)
     INTO v_job_ids, v_created
@@ -3317,9 +3307,8 @@ CREATE FUNCTION public.recovery_guard_identity() RETURNS trigger
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF (SELECT count(*) FROM inserted_rows)
-       <> (SELECT count(*) FROM inserted_rows n
-           CROSS JOIN LATERAL (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id LIMIT 1) j)
+    IF EXISTS (SELECT 1 FROM inserted_rows n
+               WHERE NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id OFFSET 0))
     THEN
         RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
             USING ERRCODE = 'GJ009',

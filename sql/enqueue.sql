@@ -11,6 +11,9 @@
 -- The eight-argument form takes the public id to give the job (p_job_id, NULL for a fresh one):
 -- a legacy public.jobs row with that id, the same event name and no event key is adopted;
 -- GJ001 when the id names any other job.
+-- A new job gets no 'queued' log row: its queue row already says it is queued, and nothing
+-- reads such a row (queue_begin counts claims since the last requeue, or since the start).
+-- Its log begins with its first claim; every later requeue still writes its 'queued' row.
 CREATE OR REPLACE FUNCTION enqueue_job(
     p_event_name     text,
     p_payload        jsonb,
@@ -97,10 +100,6 @@ BEGIN
                )::text, 'UTF8'),
                now(), p_event_name || ':' || p_event_key, 'queued'
         FROM identity i
-        RETURNING id
-    ), logged AS (
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-        SELECT q.id, 'queued', p_event_name, 0 FROM queued q
     )
     SELECT v_job_id, 'queued', true INTO job_id, status, created FROM identity;
     IF FOUND THEN
@@ -218,8 +217,6 @@ BEGIN
         )::text, 'UTF8'),
         now(), p_event_name || ':' || p_event_key, 'queued'
     );
-    INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-    VALUES (v_queue_id, 'queued', p_event_name, 0);
 
     job_id := v_job_id;
     status := 'queued';

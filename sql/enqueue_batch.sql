@@ -131,7 +131,7 @@ BEGIN
     END IF;
 
     -- One statement writes every new job: the first item of each key takes its ids in item
-    -- order and inserts its identity, then its queue row and log row. A concurrent enqueue of
+    -- order and inserts its identity, then its queue row. A concurrent enqueue of
     -- the same key makes it wait, then skip that identity (its ids stay unused).
     WITH items AS MATERIALIZED (
         SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
@@ -167,10 +167,6 @@ BEGIN
                           'UTF8'),
                now(), c.event_name || ':' || c.event_key, 'queued'
         FROM created c
-        RETURNING id, entrypoint
-    ), logged AS (
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-        SELECT q.id, 'queued', q.entrypoint, 0 FROM queued q
     )
     SELECT array_agg(c.id ORDER BY s.i), array_agg(c.id IS NOT NULL ORDER BY s.i)
     INTO v_job_ids, v_created

@@ -34,16 +34,16 @@ BEGIN
 END
 $$;
 
--- Checks a whole INSERT statement's rows at once (a batch enqueue writes many), one index probe
--- per row: an anti-join would hash the whole jobs table while it is small.
+-- Checks a whole INSERT statement's rows at once (a batch enqueue writes many) in one query that
+-- stops at the first row without an identity. OFFSET 0 keeps the inner query a per-row index
+-- probe: as an anti-join, a plan cached while jobs was small could hash the whole table.
 CREATE OR REPLACE FUNCTION recovery_guard_identity() RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
 AS $$
 BEGIN
-    IF (SELECT count(*) FROM inserted_rows)
-       <> (SELECT count(*) FROM inserted_rows n
-           CROSS JOIN LATERAL (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id LIMIT 1) j)
+    IF EXISTS (SELECT 1 FROM inserted_rows n
+               WHERE NOT EXISTS (SELECT 1 FROM public.jobs j WHERE j.queue_job_id = n.id OFFSET 0))
     THEN
         RAISE EXCEPTION 'queue rows are created by enqueue_job, with their public job identity'
             USING ERRCODE = 'GJ009',

@@ -88,6 +88,42 @@ async def test_one_row_without_identity_refuses_the_whole_statement(connect: Con
     assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
 
 
+@pytest.mark.parametrize("missing_at", [0, 2, 4])
+async def test_a_row_without_identity_anywhere_in_a_statement_refuses_it(
+    connect: Connect, missing_at: int
+) -> None:
+    conn = await connect()
+    ids = [
+        await conn.fetchval(
+            "INSERT INTO jobs (id, action, status, queue_job_id, event_key, payload_hash, "
+            "schema_version, event_seq) VALUES (gen_random_uuid(), 'api.xp.grant', 'queued', "
+            "nextval('pgqueuer_id_seq'), $1, '-', 1, nextval('job_event_seq')) "
+            "RETURNING queue_job_id",
+            f"k{n}",
+        )
+        for n in range(5)
+    ]
+    ids[missing_at] += 1000
+    with pytest.raises(asyncpg.PostgresError, match="created by enqueue_job") as caught:
+        await conn.execute(
+            "INSERT INTO pgqueuer (id, priority, entrypoint, payload, status) "
+            "SELECT i, 0, 'api.xp.grant', '{}', 'queued' FROM unnest($1::bigint[]) AS i",
+            ids,
+        )
+    assert caught.value.sqlstate == "GJ009"
+    assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
+
+
+async def test_pgqueuers_own_batch_enqueue_without_identity_is_refused(connect: Connect) -> None:
+    conn = await connect()
+    with pytest.raises(asyncpg.PostgresError, match="created by enqueue_job") as caught:
+        await Queries.from_asyncpg_connection(conn).enqueue(
+            ["api.xp.grant"] * 3, [b"{}"] * 3, [0] * 3
+        )
+    assert caught.value.sqlstate == "GJ009"
+    assert await conn.fetchval("SELECT count(*) FROM pgqueuer") == 0
+
+
 async def _pgq(database: Database, *args: str) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
         str(PGQ),
