@@ -52,9 +52,20 @@ BEGIN
     -- No subtransaction here: when another worker starts this entrypoint's one running job at
     -- the same moment, the unique index fails the whole call and the caller reads that as
     -- "claimed nothing" (genji_queue.claim).
-    WITH fresh AS (
+    -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
+    -- index (one probe per such event), so the per-event probes below run only for them and
+    -- not for every registered event, most of which usually have nothing queued.
+    WITH RECURSIVE queued_events(name) AS (
+        (SELECT q.entrypoint FROM pgqueuer q WHERE q.status = 'queued'
+         ORDER BY q.entrypoint LIMIT 1)
+        UNION ALL
+        SELECT (SELECT q.entrypoint FROM pgqueuer q
+                WHERE q.status = 'queued' AND q.entrypoint > e.name
+                ORDER BY q.entrypoint LIMIT 1)
+        FROM queued_events e WHERE e.name IS NOT NULL
+    ), fresh AS (
         SELECT n.id, n.priority
-        FROM unnest(v_names) AS e(name)
+        FROM queued_events e
         CROSS JOIN LATERAL (
             SELECT q.id, q.priority FROM pgqueuer q
             WHERE q.entrypoint = e.name AND q.status = 'queued' AND q.execute_after <= now()
@@ -64,6 +75,7 @@ BEGIN
             LIMIT 1
             FOR UPDATE SKIP LOCKED
         ) n
+        WHERE e.name = ANY (v_names)
     ), stale AS (
         SELECT q.id, q.priority FROM pgqueuer q
         WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
