@@ -28,6 +28,7 @@ DECLARE
     v_names    text[];
     v_room     integer;
     v_may_act  boolean;
+    v_ids      bigint[];
     v_claimed  pgqueuer[];
     v_row      pgqueuer;
     v_gate     record;
@@ -49,12 +50,22 @@ BEGIN
         RETURN;
     END IF;
 
-    -- No subtransaction here: when another worker starts this entrypoint's one running job at
-    -- the same moment, the unique index fails the whole call and the caller reads that as
-    -- "claimed nothing" (genji_queue.claim).
-    WITH fresh AS (
+    -- The rows to claim are chosen and locked by a read-only statement, so a call that finds
+    -- nothing (half of a sequential drain's calls) never starts the writing one.
+    -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
+    -- index (one probe per such event), so the per-event probes below run only for them and
+    -- not for every registered event, most of which usually have nothing queued.
+    WITH RECURSIVE queued_events(name) AS (
+        (SELECT q.entrypoint FROM pgqueuer q WHERE q.status = 'queued'
+         ORDER BY q.entrypoint LIMIT 1)
+        UNION ALL
+        SELECT (SELECT q.entrypoint FROM pgqueuer q
+                WHERE q.status = 'queued' AND q.entrypoint > e.name
+                ORDER BY q.entrypoint LIMIT 1)
+        FROM queued_events e WHERE e.name IS NOT NULL
+    ), fresh AS (
         SELECT n.id, n.priority
-        FROM unnest(v_names) AS e(name)
+        FROM queued_events e
         CROSS JOIN LATERAL (
             SELECT q.id, q.priority FROM pgqueuer q
             WHERE q.entrypoint = e.name AND q.status = 'queued' AND q.execute_after <= now()
@@ -64,6 +75,7 @@ BEGIN
             LIMIT 1
             FOR UPDATE SKIP LOCKED
         ) n
+        WHERE e.name = ANY (v_names)
     ), stale AS (
         SELECT q.id, q.priority FROM pgqueuer q
         WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
@@ -71,14 +83,22 @@ BEGIN
         ORDER BY q.priority DESC, q.id
         LIMIT v_room
         FOR UPDATE SKIP LOCKED
-    ), chosen AS (
-        SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
-        ORDER BY c.priority DESC, c.id
-        LIMIT v_room
-    ), claimed AS (
+    )
+    SELECT array_agg(c.id) INTO v_ids
+    FROM (SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
+          ORDER BY c.priority DESC, c.id
+          LIMIT v_room) c;
+    IF v_ids IS NULL THEN
+        RETURN;
+    END IF;
+
+    -- No subtransaction here: when another worker starts this entrypoint's one running job at
+    -- the same moment, the unique index fails the whole call and the caller reads that as
+    -- "claimed nothing" (genji_queue.claim).
+    WITH claimed AS (
         UPDATE pgqueuer q
         SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager
-        FROM chosen c WHERE q.id = c.id
+        WHERE q.id = ANY (v_ids)
         RETURNING q.id, q.entrypoint, q.priority, q AS job
     ), logged AS (
         INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
