@@ -11,6 +11,7 @@ from uuid import UUID
 import asyncpg
 
 from genji_queue.calls import Session, sql_call
+from genji_queue.errors import RetryTransactionError
 
 _CLAIM = sql_call(
     "queue_claim", "SELECT job, retry_generation FROM queue_claim($1, $2, $3, $4, $5)"
@@ -38,12 +39,15 @@ async def queue_claim(
     `wait`, doubling); returns the ones that may run now.
 
     Another worker starting one of these entrypoints' one running job at the same moment fails
-    the claim on the unique index of running jobs, which leaves nothing claimed: that is an
-    empty claim, not an error."""
+    the claim on the unique index of running jobs, and two claims that took crossed rows of two
+    entrypoints deadlock on it; either leaves nothing claimed: that is an empty claim, not an
+    error, and the next poll claims again."""
     try:
         rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit, wait)
     except asyncpg.UniqueViolationError as error:
         if error.constraint_name != ONE_RUNNING_INDEX:
             raise
+        return []
+    except RetryTransactionError:
         return []
     return [Claimed(dict(row["job"]), row["retry_generation"]) for row in rows]
