@@ -5,11 +5,10 @@ job; nothing else does."""
 from datetime import timedelta
 from uuid import uuid4
 
-import asyncpg
 import pytest
 from genji_queue.claim import queue_claim
 
-from tests.support.queue_helpers import XP_EVENT, register_worker, sample_json
+from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -24,13 +23,6 @@ NOT_NAMED = "api.notification.delivery"
 API_OWNED = "completion.ocr.requested"
 
 
-async def _enqueue(conn: asyncpg.Connection, event: str, key: str) -> None:
-    async with conn.transaction():
-        await conn.execute(
-            "SELECT enqueue_job($1, $2::jsonb, $3, $4)", event, sample_json(event), key, key
-        )
-
-
 async def test_q08_a_claim_takes_the_next_ready_job_of_every_named_event_not_running(
     connect: Connect,
 ) -> None:
@@ -38,7 +30,7 @@ async def test_q08_a_claim_takes_the_next_ready_job_of_every_named_event_not_run
     manager = await register_worker(worker, uuid4())
     for event in [*READY, RUNNING, DEFERRED, NOT_NAMED, API_OWNED]:
         for n in range(2):
-            await _enqueue(owner, event, f"{event}:{n}")
+            await enqueue_sample(owner, event, f"{event}:{n}")
     assert len(await queue_claim(worker, manager, [RUNNING], 1, None, WAIT)) == 1
     await owner.execute(
         "UPDATE pgqueuer SET execute_after = now() + interval '1 hour' WHERE entrypoint = $1",

@@ -5,37 +5,25 @@ import asyncio
 from datetime import timedelta
 from uuid import uuid4
 
-import asyncpg
 import pytest
 from genji_queue.claim import queue_claim
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import register_worker, sample_json
+from tests.support.queue_helpers import enqueue_sample, register_worker, waits_on_a_transaction
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 
 WAIT = timedelta(seconds=2)
 FIRST, SECOND = "api.completion.submission", "api.newsfeed.create"
-WAITING_ON_A_TRANSACTION = """
-SELECT EXISTS (SELECT 1 FROM pg_locks
-               WHERE pid = $1 AND locktype = 'transactionid' AND NOT granted)
-"""
 DEADLOCKS = "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()"
-
-
-async def _enqueue(conn: asyncpg.Connection, event: str, key: str) -> None:
-    async with conn.transaction():
-        await conn.execute(
-            "SELECT enqueue_job($1, $2::jsonb, $3, $4)", event, sample_json(event), key, key
-        )
 
 
 async def test_q08_a_claim_aborted_by_a_deadlock_claims_nothing(connect: Connect) -> None:
     owner, other, worker = await connect(), await connect(), await connect("worker")
     for event in (FIRST, SECOND):
         for n in range(2):
-            await _enqueue(owner, event, f"{event}:{n}")
+            await enqueue_sample(owner, event, f"{event}:{n}")
     manager = await register_worker(worker, uuid4())
     worker_pid = await worker.fetchval("SELECT pg_backend_pid()")
     deadlocks_before = await owner.fetchval(DEADLOCKS)
@@ -48,7 +36,7 @@ async def test_q08_a_claim_aborted_by_a_deadlock_claims_nothing(connect: Connect
     crossed = asyncio.create_task(queue_claim(worker, manager, [FIRST, SECOND], 2, None, WAIT))
 
     async def blocked() -> bool:
-        return bool(await owner.fetchval(WAITING_ON_A_TRANSACTION, worker_pid))
+        return await waits_on_a_transaction(owner, worker_pid)
 
     await eventually(blocked, deadline=10, what="the worker's claim to wait on the other's")
     # The other manager now takes FIRST's second job and waits on the worker's start of FIRST:

@@ -10,16 +10,17 @@ import pytest
 from genji_queue.claim import queue_claim
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import XP_EVENT, enqueue_xp, register_worker
+from tests.support.queue_helpers import (
+    XP_EVENT,
+    enqueue_xp,
+    register_worker,
+    waits_on_a_transaction,
+)
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 
 WAIT = timedelta(seconds=2)
-WAITING_ON_A_TRANSACTION = """
-SELECT EXISTS (SELECT 1 FROM pg_locks
-               WHERE pid = $1 AND locktype = 'transactionid' AND NOT granted)
-"""
 
 
 @pytest.mark.parametrize("stale", [False, True], ids=["ready", "stale"])
@@ -40,7 +41,7 @@ async def test_q08_a_row_an_uncommitted_claim_took_is_not_claimed_again(
     second = asyncio.create_task(queue_claim(worker, manager, [XP_EVENT], 1, 2, WAIT))
 
     async def settled() -> bool:
-        return second.done() or bool(await owner.fetchval(WAITING_ON_A_TRANSACTION, worker_pid))
+        return second.done() or await waits_on_a_transaction(owner, worker_pid)
 
     await eventually(settled, deadline=10, what="the second claim to return or wait")
     await started.commit()

@@ -8,16 +8,17 @@ import pytest
 from genji_queue.claim import queue_claim
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import XP_EVENT, enqueue_xp, register_worker
+from tests.support.queue_helpers import (
+    XP_EVENT,
+    enqueue_xp,
+    register_worker,
+    waits_on_a_transaction,
+)
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 
 WAIT = timedelta(seconds=2)
-WAITING_ON_A_TRANSACTION = """
-SELECT EXISTS (SELECT 1 FROM pg_locks
-               WHERE pid = $1 AND locktype = 'transactionid' AND NOT granted)
-"""
 
 
 async def test_q08_claim_blocked_by_an_uncommitted_start_of_the_entrypoint_claims_nothing(
@@ -38,7 +39,7 @@ async def test_q08_claim_blocked_by_an_uncommitted_start_of_the_entrypoint_claim
     racing = asyncio.create_task(queue_claim(worker, manager, [XP_EVENT], 1, 2, WAIT))
 
     async def blocked() -> bool:
-        return bool(await owner.fetchval(WAITING_ON_A_TRANSACTION, worker_pid))
+        return await waits_on_a_transaction(owner, worker_pid)
 
     await eventually(blocked, deadline=10, what="the worker's claim to wait for the first")
     await started.commit()

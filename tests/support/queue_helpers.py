@@ -11,6 +11,7 @@ import msgspec
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.payload_samples import SAMPLES
 from genji_queue.claim import queue_claim
+from genji_queue.enqueue import enqueue_job_raw
 from genji_queue.workers import queue_worker_beat
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
@@ -93,3 +94,23 @@ async def register_worker(conn: asyncpg.Connection, manager: UUID) -> UUID:
     session may use only the claims of managers it registered)."""
     assert await queue_worker_beat(conn, manager, "bot", "test-host", 1)
     return manager
+
+
+async def enqueue_sample(conn: asyncpg.Connection, event: str, key: str) -> None:
+    """Commit one job of `event` with its valid sample payload, `key` as event and entity key."""
+    async with conn.transaction():
+        await enqueue_job_raw(
+            conn, event_name=event, payload_json=sample_json(event), event_key=key, entity_key=key
+        )
+
+
+async def waits_on_a_transaction(conn: asyncpg.Connection, pid: int) -> bool:
+    """Whether backend `pid` waits for another transaction to end (for a row or an index entry
+    that transaction wrote and has not committed)."""
+    return bool(
+        await conn.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1"
+            " AND locktype = 'transactionid' AND NOT granted)",
+            pid,
+        )
+    )
