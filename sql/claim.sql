@@ -11,7 +11,8 @@
 --
 -- An entrypoint runs at most one job at a time across every worker (the unique index
 -- pgqueuer_one_running_per_entrypoint): a claim that would start a second one fails with
--- unique_violation and changes nothing, and the caller reads that as nothing claimed.
+-- unique_violation, or with a deadlock when two claims took crossed rows of two entrypoints;
+-- either changes nothing, and the caller reads it as nothing claimed.
 -- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
 -- only (other events in p_entrypoints are ignored for it), and only for a manager its own
 -- session registered (queue_may_act_for).
