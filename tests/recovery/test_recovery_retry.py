@@ -13,7 +13,9 @@ from genji_queue.errors import InvalidJobRequestError, JobNotFoundError, Recover
 from genji_queue.recovery_retry import recovery_retry
 from genji_sdk.recovery import RetryRequest
 
+from tests.support.harness import eventually
 from tests.support.held_jobs import OPERATOR, SEND, claim, held_job, job_row, retry_request
+from tests.support.lock_waits import calls_waiting_on_locks
 from tests.support.queue_helpers import enqueue_xp, queue_row
 from tests.support.testdb import Connect
 
@@ -99,7 +101,7 @@ async def test_a_repeated_key_returns_the_recorded_retry_and_later_requests_chan
 
 
 async def test_concurrent_retries_with_different_keys_requeue_once(connect: Connect) -> None:
-    first, second = await connect(), await connect()
+    first, second, observer = await connect(), await connect(), await connect()
     job_id = await held_job(first)
     transaction = first.transaction()
     await transaction.start()
@@ -107,17 +109,14 @@ async def test_concurrent_retries_with_different_keys_requeue_once(connect: Conn
     assert accepted.outcome == "accepted"
 
     racing = asyncio.create_task(recovery_retry(second, job_id, retry_request("click-2")))
-    # The second request waits on the job row lock the first one holds (a deadline, not a
-    # count of polls: on a busy machine the second session can take seconds to get there).
-    deadline = asyncio.get_running_loop().time() + 20
-    while True:
-        waiting = await first.fetchval(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND query LIKE '%recovery_retry%'"
-        )
-        if waiting or racing.done() or asyncio.get_running_loop().time() > deadline:
-            break
-        await asyncio.sleep(0.01)
+
+    async def second_waits_or_returns() -> bool:
+        return racing.done() or await calls_waiting_on_locks(observer, "recovery_retry") > 0
+
+    # The second request waits on the job row lock the first one holds (seen from a session
+    # outside both transactions: tests/support/lock_waits.py).
+    await eventually(second_waits_or_returns, 20, "the second retry to wait on the job row")
+    waiting = await calls_waiting_on_locks(observer, "recovery_retry")
     assert waiting == 1 and not racing.done()
     await transaction.commit()
     lost = await racing

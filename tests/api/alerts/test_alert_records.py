@@ -16,6 +16,7 @@ from litestar.testing import AsyncTestClient
 
 from tests.support import seed_alerts as sa
 from tests.support.harness import eventually
+from tests.support.lock_waits import calls_waiting_on_locks
 from tests.support.served_api import served_api
 from tests.support.testdb import Connect
 
@@ -179,11 +180,7 @@ async def test_a_retry_committed_while_the_reconcile_waits_for_the_job_opens_no_
 
 async def _until_waiting(owner: asyncpg.Connection) -> None:
     async def reconcile_waits() -> bool:
-        waiting = await owner.fetchval(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND query LIKE '%job_alerts_reconcile%'"
-        )
-        return bool(waiting)
+        return await calls_waiting_on_locks(owner, "job_alerts_reconcile") > 0
 
     await eventually(reconcile_waits, 10, "the reconcile to wait for the job's row lock")
 

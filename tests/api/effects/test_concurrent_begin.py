@@ -9,19 +9,12 @@ import httpx
 import pytest
 
 from tests.api.concurrent_client import concurrent_api_fixture  # noqa: F401  (fixture)
+from tests.support.lock_waits import held_up_by
 from tests.support.seed_effects import SENDS, binding_rows, claimed
 from tests.support.seed_guides import until
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
-
-# API sessions waiting for a lock the holder has (a fresh statistics snapshot per query, so it
-# is asked from a connection outside the holder's transaction).
-WAITING = """
-SELECT count(DISTINCT a.pid) FROM pg_stat_activity a
-WHERE a.datname = current_database() AND a.wait_event_type = 'Lock'
-  AND $1 = ANY (pg_blocking_pids(a.pid))
-"""
 
 
 async def test_concurrent_duplicate_begins_return_one_fresh(
@@ -45,8 +38,7 @@ async def test_concurrent_duplicate_begins_return_one_fresh(
     try:
 
         async def all_waiting() -> bool:
-            waiting: int = await probe.fetchval(WAITING, holder)
-            return waiting == len(requests)
+            return await held_up_by(probe, holder, "genji-api") == len(requests)
 
         await until(all_waiting, 10, "every begin to wait for the queue row")
     finally:

@@ -3,7 +3,8 @@
 The requests go through an ASGI client on the test's own event loop (the Litestar test client
 handles one request at a time), each on its own pooled connection. The owner holds the map row so that both
 block inside their transactions; the test waits until PostgreSQL shows both backends waiting on
-that lock, then releases it, so their guide inserts race inside open transactions.
+that lock (asked from a session outside the owner's transaction), then releases it, so their
+guide inserts race inside open transactions.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import pytest
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
 
+from tests.support.lock_waits import held_up_by
 from tests.support.seed_guides import counts, guide_setup, until
+from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 
@@ -44,15 +47,12 @@ async def concurrent_api(
         yield client
 
 
-WAITING_API_BACKENDS = """
-SELECT count(DISTINCT a.pid) FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
-WHERE a.application_name = 'genji-api' AND a.datname = current_database()
-  AND NOT l.granted AND a.wait_event_type = 'Lock' AND $1 = ANY (pg_blocking_pids(a.pid))
-"""
-
-
 async def _submit_together(
-    api: httpx.AsyncClient, owner: asyncpg.Connection, path: str, bodies: list[dict[str, object]]
+    api: httpx.AsyncClient,
+    owner: asyncpg.Connection,
+    observer: asyncpg.Connection,
+    path: str,
+    bodies: list[dict[str, object]],
 ) -> list[httpx.Response]:
     barrier = asyncio.Barrier(len(bodies))
     holder = await owner.fetchval("SELECT pg_backend_pid()")
@@ -69,8 +69,7 @@ async def _submit_together(
     try:
 
         async def all_waiting() -> bool:
-            waiting = await owner.fetchval(WAITING_API_BACKENDS, holder)
-            return bool(waiting == len(bodies))
+            return await held_up_by(observer, holder, "genji-api") == len(bodies)
 
         await until(all_waiting, 10, "both requests to wait on the held map")
     finally:
@@ -79,13 +78,13 @@ async def _submit_together(
 
 
 async def test_q25_simultaneous_identical_submissions_make_one_guide(
-    api_settings: ApiSettings, make_key: MakeKey, owner: asyncpg.Connection
+    api_settings: ApiSettings, make_key: MakeKey, owner: asyncpg.Connection, connect: Connect
 ) -> None:
     state = await guide_setup(owner)
     body = {"url": state.url, "user_id": state.user_id}
     async with concurrent_api(api_settings, make_key) as client:
         responses = await _submit_together(
-            client, owner, f"/api/v3/maps/{state.code}/guides", [body, body]
+            client, owner, await connect(), f"/api/v3/maps/{state.code}/guides", [body, body]
         )
     assert [r.status_code for r in responses] == [201, 201]
     assert [r.json() for r in responses] == [body, body]
@@ -95,7 +94,7 @@ async def test_q25_simultaneous_identical_submissions_make_one_guide(
 
 
 async def test_q25_simultaneous_submissions_with_different_urls_make_one_guide_and_a_conflict(
-    api_settings: ApiSettings, make_key: MakeKey, owner: asyncpg.Connection
+    api_settings: ApiSettings, make_key: MakeKey, owner: asyncpg.Connection, connect: Connect
 ) -> None:
     state = await guide_setup(owner)
     bodies: list[dict[str, object]] = [
@@ -104,7 +103,7 @@ async def test_q25_simultaneous_submissions_with_different_urls_make_one_guide_a
     ]
     async with concurrent_api(api_settings, make_key) as client:
         responses = await _submit_together(
-            client, owner, f"/api/v3/maps/{state.code}/guides", bodies
+            client, owner, await connect(), f"/api/v3/maps/{state.code}/guides", bodies
         )
     assert sorted(r.status_code for r in responses) == [201, 409]
     winner = next(r for r in responses if r.status_code == 201).json()

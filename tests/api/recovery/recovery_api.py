@@ -167,13 +167,3 @@ def client(app: Any, key: str, *, lose_responses: bool = False) -> httpx.AsyncCl
     return httpx.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"X-API-KEY": key}
     )
-
-
-async def waiting_on_locks(conn: asyncpg.Connection, function: str) -> int:
-    """Sessions blocked on a lock inside a statement calling `function`."""
-    count: int = await conn.fetchval(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-        "AND query LIKE '%' || $1 || '(%' AND pid <> pg_backend_pid()",
-        function,
-    )
-    return count

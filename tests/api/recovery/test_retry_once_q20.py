@@ -18,6 +18,7 @@ from genji_api.recovery.service import retry_job
 from genji_sdk.recovery import OperatorContext, RetryRequest
 from litestar import Litestar
 
+from tests.support.lock_waits import calls_waiting_on_locks
 from tests.support.testdb import Connect
 
 from .recovery_api import (
@@ -36,7 +37,6 @@ from .recovery_api import (
     retry_body,
     run_and_complete,
     status_and_details,
-    waiting_on_locks,
 )
 from .recovery_fixtures import api_settings_fixture, asgi_app_fixture, service_db_fixture  # noqa: F401  (fixtures)
 
@@ -91,7 +91,7 @@ async def _behind_the_queue_lock(
     tasks = [asyncio.create_task(racer) for racer in racers]
 
     async def all_waiting() -> bool:
-        return await waiting_on_locks(observer, function) == len(racers)
+        return await calls_waiting_on_locks(observer, function) == len(racers)
 
     await eventually(all_waiting, deadline=10, what="every retry waiting on a lock")
     assert not any(task.done() for task in tasks)
