@@ -1,6 +1,7 @@
 """Headless chromium driven over the Chrome DevTools Protocol with aiohttp: start it with a
 private profile, open a URL in its page, evaluate JavaScript there, wait until an expression
-holds, take a screenshot. `just deps` installs Debian's chromium."""
+holds, take a screenshot. `just deps` installs Debian's chromium. Its profile is removed only
+after every process of the browser has ended (browser_processes.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import base64
 import itertools
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -17,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+
+from .browser_processes import stop_browser
 
 START_WITHIN = 10.0
 
@@ -127,6 +131,9 @@ async def headless_page(*, width: int = 1400, height: int = 900) -> AsyncIterato
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=output,
                 stderr=output,
+                start_new_session=True,
+                # Its crash handlers' database, in place of the home directory's.
+                env={**os.environ, "XDG_CONFIG_HOME": str(Path(directory) / "config")},
             )
         try:
             port = await _devtools_port(profile, process, log)
@@ -141,10 +148,6 @@ async def headless_page(*, width: int = 1400, height: int = 900) -> AsyncIterato
                 ) as socket:
                     yield Page(socket)
         finally:
-            if process.returncode is None:
-                process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), 5)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+            # Only once no process of the browser is left can nothing write the profile while
+            # the directory is removed.
+            await stop_browser(process, Path(directory))
