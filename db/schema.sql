@@ -2391,6 +2391,7 @@ CREATE TABLE public.pgqueuer (
 CREATE FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval) RETURNS TABLE(job public.pgqueuer, retry_generation integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_stale    interval;

@@ -23,6 +23,11 @@ CREATE OR REPLACE FUNCTION queue_claim(
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = public, pg_temp
+-- Its statements take arrays and a LIMIT from variables, so the plan cache's cost comparison
+-- may keep planning them afresh at every call (a plan of the candidate scan costs more than
+-- running it); the generic plans are the right ones for any queue (one index probe per
+-- queued event, the running-jobs index for stale claims) and are planned once per session.
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
     v_stale    interval;
