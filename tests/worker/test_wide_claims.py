@@ -100,3 +100,29 @@ async def test_a_buffered_success_is_written_before_the_next_claim(connect: Conn
         )
         == "successful"
     )
+
+
+async def test_buffered_results_are_written_once_every_execution_has_finished(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n, event in enumerate(THREE[:2]):
+        await enqueue_sample(owner, event, f"wide:{n}")
+    queries = FencedQueries(DeadlineDriver(conn, timedelta(seconds=5)), claim_batch=2)
+    manager = await register_worker(conn, uuid4())
+    first, second = await queries.dequeue(1, LIMIT_ONE, manager, 4, STALE)
+    buffer = JobStatusLogBuffer(max_size=10, repository=queries)
+    queries.completions = buffer
+
+    async def queued() -> set[int]:
+        return {row["id"] for row in await owner.fetch("SELECT id FROM pgqueuer")}
+
+    await buffer.add((first, "successful", None))
+    await queries.complete_when_idle()
+    # The other execution still runs: its result may share the write.
+    assert await queued() == {first.id, second.id}
+
+    await buffer.add((second, "successful", None))
+    await queries.complete_when_idle()
+    assert await queued() == set()
+    assert buffer.events.empty()

@@ -13,7 +13,8 @@ adapter changes how 1.1.1 talks to the database:
   asynchronously: their claims are kept (unflushed) until a later synchronous commit has
   returned, so a worker that outlives a database crash can complete them again;
 - a claim takes up to the configured batch of jobs, one per event, and first writes the
-  results PGQueuer still buffers, so a finished job's event is free for the claim;
+  results PGQueuer still buffers, so a finished job's event is free for the claim; buffered
+  results are also written as soon as every execution of the process has finished;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -121,6 +122,14 @@ class FencedQueries(Queries):
         """Write the finished executions PGQueuer still buffers (log_jobs, as its own flush)."""
         if self.completions is not None and not self.completions.events.empty():
             await self.completions.flush()
+
+    async def complete_when_idle(self) -> None:
+        """Write the buffered results once they are as many as the claims this process holds,
+        that is when every execution it started has finished: no other result would join the
+        write, and each buffered success holds its event until it is written."""
+        buffered = 0 if self.completions is None else self.completions.events.qsize()
+        if buffered and buffered >= len(self.claims):
+            await self.complete_buffered()
 
     async def next_deferred_eta(self, entrypoints: list[str]) -> timedelta | None:
         # While claiming is paused, sleep until the pause ends instead of polling for work

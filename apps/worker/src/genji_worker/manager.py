@@ -1,8 +1,8 @@
 """PGQueuer's QueueManager with its buffer of finished executions handed to the fenced adapter.
 
 PGQueuer creates that buffer inside QueueManager.run and passes it only to each execution's
-dispatch; the adapter needs it to complete buffered successes before it claims (FencedQueries,
-"completions").
+dispatch; the adapter needs it to complete buffered successes before it claims, and as soon as
+every execution has finished (FencedQueries, "completions").
 """
 
 from __future__ import annotations
@@ -27,3 +27,4 @@ class FencedQueueManager(QueueManager):
         assert isinstance(self.queries, FencedQueries)
         self.queries.completions = jbuff
         await super()._dispatch(job, jbuff, hbuff, heartbeat_timeout)
+        await self.queries.complete_when_idle()
