@@ -85,6 +85,18 @@ class Run:
     flushes_per_job: float
     refused_claims: int
     """Claims the one-running-per-event index refused (stock logs each as an error)."""
+    rollbacks: int
+    """Transactions the workers rolled back: refused and deadlocked claims, either case's."""
+    deadlocks: int
+    """Deadlocks between the workers' claims; each one waited out the server's deadlock_timeout
+    (1 s) first."""
+
+
+# pg_stat_database counts every session's rollbacks and deadlocks; the benchmark's own
+# connection has none, and the worker sessions have ended (and reported) when it is read.
+ROLLBACKS_SQL = """
+SELECT xact_rollback, deadlocks FROM pg_stat_database WHERE datname = current_database()
+"""
 
 
 async def fill(conn: asyncpg.Connection, n: int, tag: str) -> None:
@@ -117,6 +129,8 @@ async def one_run(
     application = APPLICATIONS[case]
     environment = {**os.environ, DSN_VARIABLE: dsn}
     errors = tempfile.TemporaryFile("w+")
+    await conn.execute(PUBLISH_SQL)
+    rolled_back, deadlocked = await conn.fetchrow(ROLLBACKS_SQL)
     workers = [
         await asyncio.create_subprocess_exec(
             sys.executable,
@@ -159,13 +173,14 @@ async def one_run(
 
     await until(alone, "the worker sessions to end", deadline=30, interval=POLL_S)
     flushes = await wal(conn) - before
+    rollbacks, deadlocks = await conn.fetchrow(ROLLBACKS_SQL)
     errors.seek(0)
     refused = errors.read().count(f'constraint "{ONE_RUNNING}"')
     errors.close()
     done = await conn.fetchval("SELECT count(*) FROM pgqueuer_log WHERE status = 'successful'")
     if done != WARMUP + n:
         raise RuntimeError(f"{case}: {done} of {WARMUP + n} jobs logged successful")
-    return Run(n / elapsed, flushes / n, refused)
+    return Run(n / elapsed, flushes / n, refused, rollbacks - rolled_back, deadlocks - deadlocked)
 
 
 async def idle(conn: asyncpg.Connection) -> bool:
@@ -205,6 +220,8 @@ def report(by_mode: dict[Mode, dict[str, list[Run]]]) -> list[Target]:
             *(f"round {i + 1}" for i in range(rounds)),
             "WAL flushes/job",
             "refused claims",
+            "rollbacks",
+            "deadlocks",
         ]
         rows = [
             [
@@ -213,6 +230,8 @@ def report(by_mode: dict[Mode, dict[str, list[Run]]]) -> list[Target]:
                 *(f"{r.rate:,.0f}" for r in case_runs),
                 f"{statistics.median(r.flushes_per_job for r in case_runs):.2f}",
                 str(sum(r.refused_claims for r in case_runs)),
+                str(sum(r.rollbacks for r in case_runs)),
+                str(sum(r.deadlocks for r in case_runs)),
             ]
             for case, case_runs in runs.items()
         ]

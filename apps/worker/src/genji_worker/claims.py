@@ -12,6 +12,9 @@ adapter changes how 1.1.1 talks to the database:
   completed together (queue_complete_many), each by its own token, and committed
   asynchronously: their claims are kept (unflushed) until a later synchronous commit has
   returned, so a worker that outlives a database crash can complete them again;
+- a claim takes up to the configured batch of jobs, one per event, and first writes the
+  results PGQueuer still buffers, so a finished job's event is free for the claim; buffered
+  results are also written as soon as every execution of the process has finished;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -32,6 +35,7 @@ from genji_queue.hold import queue_hold
 from genji_queue.release import queue_release
 from genji_queue.retry import queue_retry
 from genji_sdk import ClaimToken
+from pgqueuer.core.buffers import JobStatusLogBuffer
 from pgqueuer.models import Job, TracebackRecord
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 from pgqueuer.queries import Queries
@@ -66,6 +70,15 @@ class FencedQueries(Queries):
     """Claims completed asynchronously and not yet known to be on disk. WAL is flushed in
     order, so a synchronous commit issued after a completion returned makes it durable; the
     supervisor shares this set across connections and completes these again after a reconnect."""
+    claim_batch: int = 1
+    """Jobs one claim may take (WorkerSettings.batch_size). PGQueuer cuts its batch to the
+    smallest per-entrypoint limit, 1 here, but queue_claim takes at most one job per event and
+    the database allows one running job per event across all workers, so a claim of several
+    jobs takes them from as many events and starts nothing the limit forbids."""
+    completions: JobStatusLogBuffer | None = None
+    """PGQueuer's buffer of finished executions (FencedQueueManager hands it over). A buffered
+    success keeps its job claimed, and with it the job's event, which no worker may start again
+    until the completion is written: claims write what it holds first."""
 
     async def dequeue(
         self,
@@ -78,12 +91,14 @@ class FencedQueries(Queries):
         # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
         if time.monotonic() < self.paused_until:
             return []
+        # The events of buffered successes are still running as far as the database knows.
+        await self.complete_buffered()
         point = self.flush_point()
         claimed = await queue_claim(
             self.driver,
             queue_manager_id,
             list(entrypoints),
-            batch_size,
+            max(batch_size, self.claim_batch),
             global_concurrency_limit,
             self.gate_wait,
         )
@@ -102,6 +117,19 @@ class FencedQueries(Queries):
             self.generations[job.id] = each.retry_generation
             jobs.append(job)
         return jobs
+
+    async def complete_buffered(self) -> None:
+        """Write the finished executions PGQueuer still buffers (log_jobs, as its own flush)."""
+        if self.completions is not None and not self.completions.events.empty():
+            await self.completions.flush()
+
+    async def complete_when_idle(self) -> None:
+        """Write the buffered results once they are as many as the claims this process holds,
+        that is when every execution it started has finished: no other result would join the
+        write, and each buffered success holds its event until it is written."""
+        buffered = 0 if self.completions is None else self.completions.events.qsize()
+        if buffered and buffered >= len(self.claims):
+            await self.complete_buffered()
 
     async def next_deferred_eta(self, entrypoints: list[str]) -> timedelta | None:
         # While claiming is paused, sleep until the pause ends instead of polling for work

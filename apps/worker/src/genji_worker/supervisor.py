@@ -37,6 +37,7 @@ from genji_worker import metrics, pgqueuer_logs
 from genji_worker.claims import FencedQueries
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS, DeadlineDriver
 from genji_worker.executor import Handler, PolicyExecutor
+from genji_worker.manager import FencedQueueManager
 from genji_worker.outages import Outages
 from genji_worker.settings import WorkerSettings
 
@@ -127,11 +128,14 @@ class QueueSupervisor:
     async def _session(self, conn: asyncpg.Connection) -> None:
         driver = DeadlineDriver(conn, self.settings.command_timeout)
         queries = FencedQueries(
-            driver, gate_wait=self.settings.dependency_wait, unflushed=self._unflushed
+            driver,
+            gate_wait=self.settings.dependency_wait,
+            unflushed=self._unflushed,
+            claim_batch=self.settings.batch_size,
         )
         queries.on_lost = self._cancel_execution
         self.outages.queries = queries
-        manager = QueueManager(queries)
+        manager = FencedQueueManager(queries)
         previous, self.manager_id = self.manager_id, manager.queue_manager_id
         for name, handler in self.handlers.items():
             manager.register_executor(name, self._executor(name, handler, queries))
