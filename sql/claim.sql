@@ -10,9 +10,12 @@
 -- of failing the claim, so one bad job cannot stop a worker from claiming.
 --
 -- An entrypoint runs at most one job at a time across every worker (the unique index
--- pgqueuer_one_running_per_entrypoint): a claim that would start a second one fails with
--- unique_violation, or with a deadlock when two claims took crossed rows of two entrypoints;
--- either changes nothing, and the caller reads it as nothing claimed.
+-- pgqueuer_one_running_per_entrypoint). A claim takes an entrypoint only with its claim lock
+-- (a transaction-level advisory lock, taken without waiting), so concurrent claims skip an
+-- entrypoint another one is starting instead of waiting on that index for it (and
+-- deadlocking when two took crossed entrypoints). A start written without the claim lock
+-- still makes a claim fail with unique_violation or a deadlock: either changes nothing, and
+-- the caller reads it as nothing claimed.
 -- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
 -- only (other events in p_entrypoints are ignored for it), and only for a manager its own
 -- session registered (queue_may_act_for).
@@ -61,6 +64,13 @@ BEGIN
     -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
     -- index (one probe per such event), so the per-event probes below run only for them and
     -- not for every registered event, most of which usually have nothing queued.
+    -- Candidates are kept in priority order while this claim gets their entrypoint's claim
+    -- lock, until the batch is full; an entrypoint another claim holds is skipped. OFFSET 0
+    -- keeps the lock above the sort (a volatile condition is pushed into a subquery that has
+    -- no limit). Only the rows kept are locked, FOR UPDATE SKIP LOCKED: a row another
+    -- transaction holds (an effect committing under the old claim holds it FOR KEY SHARE) is
+    -- skipped, and one changed since this statement's snapshot is taken only if its newest
+    -- version is still claimable.
     WITH RECURSIVE queued_events(name) AS (
         (SELECT q.entrypoint FROM pgqueuer q WHERE q.status = 'queued'
          ORDER BY q.entrypoint LIMIT 1)
@@ -70,7 +80,7 @@ BEGIN
                 ORDER BY q.entrypoint LIMIT 1)
         FROM queued_events e WHERE e.name IS NOT NULL
     ), fresh AS (
-        SELECT n.id, n.priority
+        SELECT n.id, n.priority, e.name AS entrypoint
         FROM queued_events e
         CROSS JOIN LATERAL (
             SELECT q.id, q.priority FROM pgqueuer q
@@ -79,28 +89,32 @@ BEGIN
                               WHERE r.entrypoint = e.name AND r.status = 'picked')
             ORDER BY q.priority DESC, q.id
             LIMIT 1
-            FOR UPDATE SKIP LOCKED
         ) n
         WHERE e.name = ANY (v_names)
     ), stale AS (
-        SELECT q.id, q.priority FROM pgqueuer q
+        SELECT q.id, q.priority, q.entrypoint FROM pgqueuer q
         WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
           AND q.heartbeat < now() - v_stale
-        ORDER BY q.priority DESC, q.id
+    ), kept AS (
+        SELECT c.id
+        FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale
+              ORDER BY priority DESC, id OFFSET 0) c
+        WHERE pg_try_advisory_xact_lock(hashtextextended('genji.claim:' || c.entrypoint, 0))
         LIMIT v_room
-        FOR UPDATE SKIP LOCKED
     )
-    SELECT array_agg(c.id) INTO v_ids
-    FROM (SELECT c.id FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale) c
-          ORDER BY c.priority DESC, c.id
-          LIMIT v_room) c;
+    SELECT array_agg(l.id) INTO v_ids
+    FROM (SELECT q.id FROM pgqueuer q
+          WHERE q.id IN (SELECT k.id FROM kept k)
+            AND (q.status = 'queued' AND q.execute_after <= now()
+                 OR q.status = 'picked' AND q.heartbeat < now() - v_stale)
+          FOR UPDATE OF q SKIP LOCKED) l;
     IF v_ids IS NULL THEN
         RETURN;
     END IF;
 
-    -- No subtransaction here: when another worker starts this entrypoint's one running job at
-    -- the same moment, the unique index fails the whole call and the caller reads that as
-    -- "claimed nothing" (genji_queue.claim).
+    -- No subtransaction here: a start of one of these entrypoints written without the claim
+    -- lock fails the whole call on the unique index (or deadlocks it), and the caller reads
+    -- that as "claimed nothing" (genji_queue.claim).
     WITH claimed AS (
         UPDATE pgqueuer q
         SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager

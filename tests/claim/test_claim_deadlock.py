@@ -1,5 +1,7 @@
-"""Two claims that lock crossed rows of two entrypoints deadlock on the unique index of running
-jobs; PostgreSQL aborts one of them, which then changed nothing and claims nothing."""
+"""A claim that meets crossed starts of two entrypoints on the unique index of running jobs
+deadlocks; PostgreSQL aborts it, and it then changed nothing and claims nothing. Claims take
+each entrypoint's claim lock and skip the ones another claim is starting, so the crossed starts
+here are written directly, as starts that committed after the claim's snapshot would be."""
 
 import asyncio
 from datetime import timedelta
@@ -9,7 +11,12 @@ import pytest
 from genji_queue.claim import queue_claim
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import enqueue_sample, register_worker, waits_on_a_transaction
+from tests.support.queue_helpers import (
+    enqueue_sample,
+    register_worker,
+    start_without_claim_lock,
+    waits_on_a_transaction,
+)
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -28,20 +35,27 @@ async def test_q08_a_claim_aborted_by_a_deadlock_claims_nothing(connect: Connect
     worker_pid = await worker.fetchval("SELECT pg_backend_pid()")
     deadlocks_before = await owner.fetchval(DEADLOCKS)
 
-    # The other manager starts SECOND's first job and does not commit. The worker's claim takes
-    # FIRST's first job and SECOND's second, starts FIRST and waits on SECOND's running slot.
+    ids = {
+        (r["entrypoint"], r["n"]): r["id"]
+        for r in await owner.fetch(
+            "SELECT id, entrypoint, row_number() OVER (PARTITION BY entrypoint ORDER BY id) AS n "
+            "FROM pgqueuer"
+        )
+    }
+    # SECOND's second job is started and not committed. The worker's claim takes FIRST's first
+    # job and SECOND's first, starts FIRST and waits on SECOND's running slot.
     started = other.transaction()
     await started.start()
-    assert len(await queue_claim(other, uuid4(), [SECOND], 1, None, WAIT)) == 1
+    await start_without_claim_lock(other, ids[SECOND, 2])
     crossed = asyncio.create_task(queue_claim(worker, manager, [FIRST, SECOND], 2, None, WAIT))
 
     async def blocked() -> bool:
         return await waits_on_a_transaction(owner, worker_pid)
 
     await eventually(blocked, deadline=10, what="the worker's claim to wait on the other's")
-    # The other manager now takes FIRST's second job and waits on the worker's start of FIRST:
-    # a cycle, and the worker, waiting longer, is the one PostgreSQL aborts.
-    (taken,) = await queue_claim(other, uuid4(), [FIRST], 1, None, WAIT)
+    # The same transaction now starts FIRST's second job and waits on the worker's start of
+    # FIRST: a cycle, and the worker, waiting longer, is the one PostgreSQL aborts.
+    await start_without_claim_lock(other, ids[FIRST, 2])
     await started.commit()
 
     assert await asyncio.wait_for(crossed, 10) == []
@@ -53,5 +67,5 @@ async def test_q08_a_claim_aborted_by_a_deadlock_claims_nothing(connect: Connect
     rows = await owner.fetch(
         "SELECT id, entrypoint, queue_manager_id FROM pgqueuer WHERE status = 'picked' ORDER BY id"
     )
-    assert taken.row["entrypoint"] == FIRST
-    assert len(rows) == 2 and all(r["queue_manager_id"] != manager for r in rows)
+    assert [r["id"] for r in rows] == sorted([ids[SECOND, 2], ids[FIRST, 2]])
+    assert all(r["queue_manager_id"] != manager for r in rows)

@@ -1,6 +1,8 @@
-"""A claim chooses its rows in one statement and writes them in the next: the rows it chose
-stay locked in between, so a row another claim has taken and not yet committed is skipped,
-never claimed a second time once that claim commits."""
+"""A claim chooses and locks its rows in one statement and writes them in the next. A row
+another claim has taken and not yet committed is skipped (its entrypoint's claim lock is held),
+never claimed a second time once that claim commits; and a row another transaction holds is
+skipped at once, so a running job whose owner is beating or committing an effect is not
+reclaimed from under it."""
 
 import asyncio
 from datetime import timedelta
@@ -8,12 +10,16 @@ from uuid import uuid4
 
 import pytest
 from genji_queue.claim import queue_claim
+from genji_queue.heartbeat import queue_heartbeat
+from genji_queue.receipts import effect_receipt_begin
+from genji_sdk import ClaimToken
 
 from tests.support.harness import eventually
 from tests.support.queue_helpers import (
     XP_EVENT,
     enqueue_xp,
     register_worker,
+    start_without_claim_lock,
     waits_on_a_transaction,
 )
 from tests.support.testdb import Connect
@@ -56,3 +62,37 @@ async def test_q08_a_row_an_uncommitted_claim_took_is_not_claimed_again(
     )
     picks = await owner.fetchval("SELECT count(*) FROM pgqueuer_log WHERE status = 'picked'")
     assert picks == (2 if stale else 1)
+
+
+@pytest.mark.parametrize("holder", ["heartbeat", "effect", "start"])
+async def test_q08_a_row_another_transaction_holds_is_skipped_not_claimed(
+    connect: Connect, holder: str
+) -> None:
+    owner, other, worker = await connect(), await connect(), await connect("worker")
+    await enqueue_xp(owner, "xp:held:1", user_id=1, amount=5)
+    manager = await register_worker(worker, uuid4())
+    job_id = await owner.fetchval("SELECT id FROM pgqueuer")
+    if holder != "start":
+        (held,) = await queue_claim(owner, uuid4(), [XP_EVENT], 1, 2, WAIT)
+        await owner.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+        token = ClaimToken(job_id, held.row["queue_manager_id"], held.row["updated"])
+
+    # Another transaction holds the row and has not committed: the stale job's owner beats
+    # (FOR NO KEY UPDATE), or begins an effect under its claim (FOR KEY SHARE), or a ready
+    # job is started without the claim lock.
+    holding = other.transaction()
+    await holding.start()
+    if holder == "heartbeat":
+        assert await queue_heartbeat(other, [token]) == set()
+    elif holder == "effect":
+        job = await owner.fetchval("SELECT id FROM jobs")
+        await effect_receipt_begin(other, token, job, "xp", "user:1:+5")
+    else:
+        await start_without_claim_lock(other, job_id)
+
+    # The worker's claim returns at once, while the row is held, and takes nothing.
+    assert await asyncio.wait_for(queue_claim(worker, manager, [XP_EVENT], 1, 2, WAIT), 10) == []
+    # An effect begun and not completed may not commit.
+    await (holding.rollback() if holder == "effect" else holding.commit())
+    row = await owner.fetchrow("SELECT status, queue_manager_id FROM pgqueuer")
+    assert row is not None and row["status"] == "picked" and row["queue_manager_id"] != manager

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import asyncpg
 import msgspec
@@ -113,4 +113,16 @@ async def waits_on_a_transaction(conn: asyncpg.Connection, pid: int) -> bool:
             " AND locktype = 'transactionid' AND NOT granted)",
             pid,
         )
+    )
+
+
+async def start_without_claim_lock(conn: asyncpg.Connection, job_id: int) -> None:
+    """What a claim that committed after another claim's snapshot leaves: the entrypoint's
+    running job, here written without the claim lock and not yet committed, so the window in
+    which the other claim meets it on the unique index stays open."""
+    await conn.execute(
+        "UPDATE pgqueuer SET status = 'picked', queue_manager_id = $2, heartbeat = now(), "
+        "updated = now() WHERE id = $1",
+        job_id,
+        uuid4(),
     )
