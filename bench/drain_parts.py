@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import asyncpg
 from common import (
     FSYNC_OFF,
+    Database,
     StatementCounter,
     bench_cluster,
     bench_main,
@@ -28,6 +29,7 @@ from common import (
     print_table,
 )
 from drain import CASES, QUEUE_BUSY_SQL, fill_queue
+from genji_devstack.cluster import PgCluster
 
 DATABASE = "genji_bench_drain_parts"
 JOBS = 300
@@ -47,20 +49,30 @@ ORDER BY total_exec_time DESC
 PROBE_NORMALIZED = QUEUE_BUSY_SQL.replace("SELECT 1", "SELECT $1")
 
 
+async def statements_database(cluster: PgCluster, name: str) -> Database:
+    """A migrated database on `cluster`, restarted with pg_stat_statements loaded and created.
+    Statistics of every role's statements are the superuser's to load, reset and read."""
+    database = await migrated_database(cluster, name)
+    admin = await database.admin_connect()
+    try:
+        await admin.execute(PRELOAD_SQL)
+    finally:
+        await admin.close()
+    await asyncio.to_thread(cluster.restart)
+    admin = await database.admin_connect()
+    try:
+        await admin.execute("CREATE EXTENSION pg_stat_statements")
+    finally:
+        await admin.close()
+    return database
+
+
 async def measure(n: int) -> None:
     with bench_cluster(FSYNC_OFF) as cluster:
-        database = await migrated_database(cluster, DATABASE)
-        admin = await database.admin_connect()
-        try:
-            await admin.execute(PRELOAD_SQL)
-        finally:
-            await admin.close()
-        await asyncio.to_thread(cluster.restart)
-        # Statistics of every role's statements are the superuser's to load, reset and read.
+        database = await statements_database(cluster, DATABASE)
         admin = await database.admin_connect()
         conn = await database.connect()
         try:
-            await admin.execute("CREATE EXTENSION pg_stat_statements")
             print(f"\n{await describe_server(conn, FSYNC_OFF)}, pg_stat_statements loaded")
             print(f"  one drain of {n} jobs per case", flush=True)
             for name, drain in CASES:

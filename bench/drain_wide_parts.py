@@ -16,15 +16,14 @@ tells how a job of one event follows the previous one, measured on the database'
 
 from __future__ import annotations
 
-import asyncio
 import os
 import statistics
 import sys
 from collections.abc import Sequence
 
 import asyncpg
-from common import FSYNC_OFF, bench_cluster, bench_main, describe_server, migrated_database
-from drain_parts import PRELOAD_SQL, PROBE_NORMALIZED, RESET_SQL, STATEMENTS_SQL
+from common import FSYNC_OFF, bench_cluster, bench_main, describe_server
+from drain_parts import PROBE_NORMALIZED, RESET_SQL, STATEMENTS_SQL, statements_database
 from drain_wide import FENCED, STOCK, WARMUP, one_run
 
 DATABASE = "genji_bench_drain_wide_parts"
@@ -59,17 +58,10 @@ WHERE previous IS NOT NULL
 
 async def measure(n: int) -> None:
     with bench_cluster(FSYNC_OFF) as cluster:
-        database = await migrated_database(cluster, DATABASE)
-        admin = await database.admin_connect()
-        try:
-            await admin.execute(PRELOAD_SQL)
-        finally:
-            await admin.close()
-        await asyncio.to_thread(cluster.restart)
+        database = await statements_database(cluster, DATABASE)
         admin = await database.admin_connect()
         conn = await database.connect()
         try:
-            await admin.execute("CREATE EXTENSION pg_stat_statements")
             await admin.execute(TRACK_ALL_SQL)
             await admin.execute("SELECT pg_reload_conf()")
             print(f"\n{await describe_server(conn, FSYNC_OFF)}, pg_stat_statements loaded")
