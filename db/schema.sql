@@ -2425,13 +2425,12 @@ BEGIN
     -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
     -- index (one probe per such event), so the per-event probes below run only for them and
     -- not for every registered event, most of which usually have nothing queued.
-    -- Candidates are kept in priority order while this claim gets their entrypoint's claim
-    -- lock, until the batch is full; an entrypoint another claim holds is skipped. OFFSET 0
-    -- keeps the lock above the sort (a volatile condition is pushed into a subquery that has
-    -- no limit). Only the rows kept are locked, FOR UPDATE SKIP LOCKED: a row another
-    -- transaction holds (an effect committing under the old claim holds it FOR KEY SHARE) is
-    -- skipped, and one changed since this statement's snapshot is taken only if its newest
-    -- version is still claimable.
+    -- Candidates are tried in priority order until the batch is full, each kept if this claim
+    -- gets its row, FOR UPDATE SKIP LOCKED: a row another transaction holds (another claim's
+    -- start, an effect committing under the old claim, which holds it FOR KEY SHARE) lets the
+    -- next candidate in, and one changed since this statement's snapshot is kept only if its
+    -- newest version is still claimable. OFFSET 0 keeps the lock above the sort, so only the
+    -- candidates tried are locked.
     WITH RECURSIVE queued_events(name) AS (
         (SELECT q.entrypoint FROM pgqueuer q WHERE q.status = 'queued'
          ORDER BY q.entrypoint LIMIT 1)
@@ -2456,26 +2455,24 @@ BEGIN
         SELECT q.id, q.priority, q.entrypoint FROM pgqueuer q
         WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
           AND q.heartbeat < now() - v_stale
-    ), kept AS (
-        SELECT c.id
-        FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale
-              ORDER BY priority DESC, id OFFSET 0) c
-        WHERE pg_try_advisory_xact_lock(hashtextextended('genji.claim:' || c.entrypoint, 0))
-        LIMIT v_room
     )
-    SELECT array_agg(l.id) INTO v_ids
-    FROM (SELECT q.id FROM pgqueuer q
-          WHERE q.id IN (SELECT k.id FROM kept k)
-            AND (q.status = 'queued' AND q.execute_after <= now()
-                 OR q.status = 'picked' AND q.heartbeat < now() - v_stale)
-          FOR UPDATE OF q SKIP LOCKED) l;
+    SELECT array_agg(k.id) INTO v_ids
+    FROM (SELECT c.id
+          FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale
+                ORDER BY priority DESC, id OFFSET 0) c
+          WHERE EXISTS (SELECT 1 FROM pgqueuer q
+                        WHERE q.id = c.id
+                          AND (q.status = 'queued' AND q.execute_after <= now()
+                               OR q.status = 'picked' AND q.heartbeat < now() - v_stale)
+                        FOR UPDATE OF q SKIP LOCKED)
+          LIMIT v_room) k;
     IF v_ids IS NULL THEN
         RETURN;
     END IF;
 
-    -- No subtransaction here: a start of one of these entrypoints written without the claim
-    -- lock fails the whole call on the unique index (or deadlocks it), and the caller reads
-    -- that as "claimed nothing" (genji_queue.claim).
+    -- No subtransaction here: another start of one of these entrypoints that this claim's
+    -- snapshot missed fails the whole call on the unique index (or deadlocks it), and the
+    -- caller reads that as "claimed nothing" (genji_queue.claim).
     WITH claimed AS (
         UPDATE pgqueuer q
         SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager

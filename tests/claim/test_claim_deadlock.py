@@ -1,7 +1,7 @@
 """A claim that meets crossed starts of two entrypoints on the unique index of running jobs
-deadlocks; PostgreSQL aborts it, and it then changed nothing and claims nothing. Claims take
-each entrypoint's claim lock and skip the ones another claim is starting, so the crossed starts
-here are written directly, as starts that committed after the claim's snapshot would be."""
+deadlocks; PostgreSQL aborts it, and it then changed nothing and claims nothing. Claims skip the
+rows other claims hold, so the crossed starts here are written directly, as starts that the
+claim's snapshot missed would be."""
 
 import asyncio
 from datetime import timedelta
@@ -14,7 +14,7 @@ from tests.support.harness import eventually
 from tests.support.queue_helpers import (
     enqueue_sample,
     register_worker,
-    start_without_claim_lock,
+    start_without_claiming,
     waits_on_a_transaction,
 )
 from tests.support.testdb import Connect
@@ -46,7 +46,7 @@ async def test_q08_a_claim_aborted_by_a_deadlock_claims_nothing(connect: Connect
     # job and SECOND's first, starts FIRST and waits on SECOND's running slot.
     started = other.transaction()
     await started.start()
-    await start_without_claim_lock(other, ids[SECOND, 2])
+    await start_without_claiming(other, ids[SECOND, 2])
     crossed = asyncio.create_task(queue_claim(worker, manager, [FIRST, SECOND], 2, None, WAIT))
 
     async def blocked() -> bool:
@@ -55,7 +55,7 @@ async def test_q08_a_claim_aborted_by_a_deadlock_claims_nothing(connect: Connect
     await eventually(blocked, deadline=10, what="the worker's claim to wait on the other's")
     # The same transaction now starts FIRST's second job and waits on the worker's start of
     # FIRST: a cycle, and the worker, waiting longer, is the one PostgreSQL aborts.
-    await start_without_claim_lock(other, ids[FIRST, 2])
+    await start_without_claiming(other, ids[FIRST, 2])
     await started.commit()
 
     assert await asyncio.wait_for(crossed, 10) == []

@@ -1,8 +1,8 @@
 """A claim chooses and locks its rows in one statement and writes them in the next. A row
-another claim has taken and not yet committed is skipped (its entrypoint's claim lock is held),
-never claimed a second time once that claim commits; and a row another transaction holds is
-skipped at once, so a running job whose owner is beating or committing an effect is not
-reclaimed from under it."""
+another claim has taken and not yet committed is skipped, never claimed a second time once
+that claim commits; and a row another transaction holds is skipped at once for the next
+candidate, so a running job whose owner is beating or committing an effect is not reclaimed
+from under it, and does not keep the claim from other work."""
 
 import asyncio
 from datetime import timedelta
@@ -17,9 +17,10 @@ from genji_sdk import ClaimToken
 from tests.support.harness import eventually
 from tests.support.queue_helpers import (
     XP_EVENT,
+    enqueue_sample,
     enqueue_xp,
     register_worker,
-    start_without_claim_lock,
+    start_without_claiming,
     waits_on_a_transaction,
 )
 from tests.support.testdb import Connect
@@ -27,6 +28,7 @@ from tests.support.testdb import Connect
 pytestmark = pytest.mark.queue
 
 WAIT = timedelta(seconds=2)
+OTHER = "api.newsfeed.create"
 
 
 @pytest.mark.parametrize("stale", [False, True], ids=["ready", "stale"])
@@ -70,16 +72,19 @@ async def test_q08_a_row_another_transaction_holds_is_skipped_not_claimed(
 ) -> None:
     owner, other, worker = await connect(), await connect(), await connect("worker")
     await enqueue_xp(owner, "xp:held:1", user_id=1, amount=5)
-    manager = await register_worker(worker, uuid4())
     job_id = await owner.fetchval("SELECT id FROM pgqueuer")
+    await enqueue_sample(owner, OTHER, "news:held")
+    manager = await register_worker(worker, uuid4())
     if holder != "start":
         (held,) = await queue_claim(owner, uuid4(), [XP_EVENT], 1, 2, WAIT)
-        await owner.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
+        await owner.execute(
+            "UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes' WHERE id = $1", job_id
+        )
         token = ClaimToken(job_id, held.row["queue_manager_id"], held.row["updated"])
 
     # Another transaction holds the row and has not committed: the stale job's owner beats
     # (FOR NO KEY UPDATE), or begins an effect under its claim (FOR KEY SHARE), or a ready
-    # job is started without the claim lock.
+    # job is started directly.
     holding = other.transaction()
     await holding.start()
     if holder == "heartbeat":
@@ -88,11 +93,17 @@ async def test_q08_a_row_another_transaction_holds_is_skipped_not_claimed(
         job = await owner.fetchval("SELECT id FROM jobs")
         await effect_receipt_begin(other, token, job, "xp", "user:1:+5")
     else:
-        await start_without_claim_lock(other, job_id)
+        await start_without_claiming(other, job_id)
 
-    # The worker's claim returns at once, while the row is held, and takes nothing.
-    assert await asyncio.wait_for(queue_claim(worker, manager, [XP_EVENT], 1, 2, WAIT), 10) == []
+    # The worker's claim of one job returns at once, while the row is held, without it: the
+    # held job comes first in priority order, and the next event's job takes its place.
+    claimed = await asyncio.wait_for(
+        queue_claim(worker, manager, [XP_EVENT, OTHER], 1, 2, WAIT), 10
+    )
+    assert [c.row["entrypoint"] for c in claimed] == [OTHER]
     # An effect begun and not completed may not commit.
     await (holding.rollback() if holder == "effect" else holding.commit())
-    row = await owner.fetchrow("SELECT status, queue_manager_id FROM pgqueuer")
+    row = await owner.fetchrow(
+        "SELECT status, queue_manager_id FROM pgqueuer WHERE id = $1", job_id
+    )
     assert row is not None and row["status"] == "picked" and row["queue_manager_id"] != manager

@@ -1,6 +1,6 @@
-"""Claims racing for an entrypoint's one running job: a claim skips an entrypoint another
-uncommitted claim is starting, and a claim that still loses the race (the other start
-committed after its snapshot) claims nothing."""
+"""Claims racing for an entrypoint's one running job: a claim passes over the job another
+uncommitted claim is starting, and a claim that still loses the race (a start its snapshot
+missed) claims nothing."""
 
 import asyncio
 from datetime import timedelta
@@ -15,7 +15,7 @@ from tests.support.queue_helpers import (
     enqueue_sample,
     enqueue_xp,
     register_worker,
-    start_without_claim_lock,
+    start_without_claiming,
     waits_on_a_transaction,
 )
 from tests.support.testdb import Connect
@@ -72,7 +72,7 @@ async def test_q08_claim_blocked_by_an_uncommitted_start_of_the_entrypoint_claim
     # until that start commits.
     started = first.transaction()
     await started.start()
-    await start_without_claim_lock(first, second_id)
+    await start_without_claiming(first, second_id)
     racing = asyncio.create_task(queue_claim(worker, manager, [XP_EVENT], 1, 2, WAIT))
 
     async def blocked() -> bool:

@@ -116,10 +116,10 @@ async def waits_on_a_transaction(conn: asyncpg.Connection, pid: int) -> bool:
     )
 
 
-async def start_without_claim_lock(conn: asyncpg.Connection, job_id: int) -> None:
-    """What a claim that committed after another claim's snapshot leaves: the entrypoint's
-    running job, here written without the claim lock and not yet committed, so the window in
-    which the other claim meets it on the unique index stays open."""
+async def start_without_claiming(conn: asyncpg.Connection, job_id: int) -> None:
+    """What a start that another claim's snapshot missed leaves: the entrypoint's running job,
+    here written directly (not by queue_claim) and not yet committed, so the window in which
+    the other claim meets it on the unique index stays open."""
     await conn.execute(
         "UPDATE pgqueuer SET status = 'picked', queue_manager_id = $2, heartbeat = now(), "
         "updated = now() WHERE id = $1",
