@@ -2,37 +2,21 @@
 'queued' log row (enqueue writes none), so its count starts at its first claim; a retry writes
 one, and the count starts again there."""
 
-from datetime import timedelta
 from uuid import uuid4
 
 import asyncpg
 import pytest
-from genji_queue.begin import queue_begin
-from genji_worker.claims import claim_of
-from pgqueuer.models import Job
 
-from tests.support.queue_helpers import claim_ungated, enqueue_xp
+from tests.support.queue_helpers import claim_ungated, claimed_ungated, enqueue_xp, gate_decision
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
-
-WAIT = timedelta(milliseconds=200)
 
 
 async def _claim_and_die(conn: asyncpg.Connection) -> None:
     """An owner claims the job and dies mid-run: its heartbeat goes stale."""
     assert await claim_ungated(conn, uuid4()) is not None
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
-
-
-async def _claim(conn: asyncpg.Connection) -> Job:
-    job = await claim_ungated(conn, uuid4())
-    assert job is not None
-    return job
-
-
-async def _begin(conn: asyncpg.Connection, job: Job) -> str:
-    return (await queue_begin(conn, claim_of(job), WAIT)).decision
 
 
 async def _log(conn: asyncpg.Connection) -> list[str]:
@@ -50,8 +34,8 @@ async def test_a_retried_job_counts_its_reclaims_from_the_retry_not_from_enqueue
     # Two owners die; the third claim is the second reclaim, within the limit.
     await _claim_and_die(conn)
     await _claim_and_die(conn)
-    third = await _claim(conn)
-    assert await _begin(conn, third) == "run"
+    third = await claimed_ungated(conn)
+    assert await gate_decision(conn, third) == "run"
     # Its handler fails: the retry puts the job back in the queue with a 'queued' row.
     assert await conn.fetchval(
         "SELECT queue_retry($1, $2, $3, interval '0 seconds')",
@@ -64,6 +48,6 @@ async def test_a_retried_job_counts_its_reclaims_from_the_retry_not_from_enqueue
     # One more owner dies after the retry: one reclaim since the retry, not four since enqueue.
     await conn.execute("UPDATE pgqueuer SET execute_after = now()")
     await _claim_and_die(conn)
-    assert await _begin(conn, await _claim(conn)) == "run"
+    assert await gate_decision(conn, await claimed_ungated(conn)) == "run"
     held = await conn.fetchval("SELECT count(*) FROM jobs WHERE error_code = 'WorkerLost'")
     assert held == 0

@@ -7,27 +7,22 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 from genji_api.queue.enqueue import enqueue_job
-from genji_queue.begin import queue_begin
 from genji_queue.release import queue_release
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
-from tests.support.queue_helpers import XP_EVENT, claim_ungated, enqueue_xp, sample_json, xp_payload
+from tests.support.queue_helpers import (
+    XP_EVENT,
+    claim_ungated,
+    claimed_ungated,
+    enqueue_xp,
+    gate_decision,
+    sample_json,
+    xp_payload,
+)
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
-
-WAIT = timedelta(milliseconds=200)
-
-
-async def _begin(conn: asyncpg.Connection, job: Job) -> str:
-    return (await queue_begin(conn, claim_of(job), WAIT)).decision
-
-
-async def _claim(conn: asyncpg.Connection, entrypoint: str = XP_EVENT) -> Job:
-    job = await claim_ungated(conn, uuid4(), entrypoint)
-    assert job is not None
-    return job
 
 
 async def _enqueue(
@@ -53,21 +48,21 @@ async def _enqueue(
 async def test_q08_a_stale_claim_is_lost_and_changes_nothing(connect: Connect) -> None:
     conn = await connect()
     await enqueue_xp(conn, "xp:1")
-    stale = await _claim(conn)
+    stale = await claimed_ungated(conn)
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
     await claim_ungated(conn, uuid4())
-    assert await _begin(conn, stale) == "lost"
+    assert await gate_decision(conn, stale) == "lost"
 
 
 async def test_a_job_whose_workers_keep_dying_is_held(connect: Connect) -> None:
     conn = await connect()
     job_id = (await enqueue_xp(conn, "xp:1")).id
     for _ in range(3):  # three owners die mid-run: claimed, never finished
-        await _claim(conn)
+        await claimed_ungated(conn)
         await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
     await conn.execute("UPDATE queue_settings SET max_reclaims = 2")
-    last = await _claim(conn)
-    assert await _begin(conn, last) == "held"
+    last = await claimed_ungated(conn)
+    assert await gate_decision(conn, last) == "held"
     row = await conn.fetchrow("SELECT error_code, handler_failures FROM jobs WHERE id = $1", job_id)
     assert row is not None and tuple(row) == ("WorkerLost", 0)
 
@@ -79,13 +74,13 @@ async def test_worker_deaths_are_counted_again_from_the_job_s_last_return_to_the
     job_id = (await enqueue_xp(conn, "xp:1")).id
     await conn.execute("UPDATE queue_settings SET max_reclaims = 2")
     for _ in range(3):  # two owners die mid-run, the third returns the job to the queue
-        last = await _claim(conn)
+        last = await claimed_ungated(conn)
         await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
     assert await queue_release(conn, claim_of(last), "shutdown")
     for _ in range(3):  # two more deaths since then: within the cap again
-        last = await _claim(conn)
+        last = await claimed_ungated(conn)
         await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
-    assert await _begin(conn, last) == "run"
+    assert await gate_decision(conn, last) == "run"
     row = await conn.fetchrow("SELECT error_code, held_at FROM jobs WHERE id = $1", job_id)
     assert row is not None and tuple(row) == (None, None)
 
@@ -96,14 +91,14 @@ async def test_q14_dependent_defers_while_parent_is_pending_then_is_woken_by_its
     conn = await connect()
     parent = await _enqueue(conn, "p", "user:1", event="api.playtest.create")
     child = await _enqueue(conn, "c", "user:2", depends_on=parent)
-    child_claim = await _claim(conn)
-    assert await _begin(conn, child_claim) == "deferred"
+    child_claim = await claimed_ungated(conn)
+    assert await gate_decision(conn, child_claim) == "deferred"
     assert await conn.fetchval(
         "SELECT execute_after > now() FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
         child,
     )
 
-    parent_claim = await _claim(conn, "api.playtest.create")
+    parent_claim = await claimed_ungated(conn, "api.playtest.create")
     assert await conn.fetchval(
         "SELECT queue_complete($1, $2, $3)",
         parent_claim.id,
@@ -114,7 +109,7 @@ async def test_q14_dependent_defers_while_parent_is_pending_then_is_woken_by_its
         "SELECT execute_after <= now() FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
         child,
     )
-    assert await _begin(conn, await _claim(conn)) == "run"
+    assert await gate_decision(conn, await claimed_ungated(conn)) == "run"
 
 
 async def test_q14_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
@@ -123,14 +118,14 @@ async def test_q14_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
     conn = await connect()
     parent = await _enqueue(conn, "p", "user:1", event="api.playtest.create")
     await _enqueue(conn, "c", "user:2", depends_on=parent)
-    parent_claim = await _claim(conn, "api.playtest.create")
+    parent_claim = await claimed_ungated(conn, "api.playtest.create")
     await conn.execute(
         'SELECT queue_hold($1, $2, $3, \'{"exception_type": "Boom"}\')',
         parent_claim.id,
         parent_claim.queue_manager_id,
         parent_claim.updated,
     )
-    assert await _begin(conn, await _claim(conn)) == "held"
+    assert await gate_decision(conn, await claimed_ungated(conn)) == "held"
     assert (
         await conn.fetchval("SELECT error_code FROM jobs WHERE depends_on = $1", parent)
         == "DependencyFailed"
@@ -140,7 +135,7 @@ async def test_q14_a_failed_parent_holds_the_dependent_until_it_later_succeeds(
         "SELECT outcome FROM recovery_retry($1, 0, 'q14-retry', 1098765432109876543)", parent
     )
     assert retried == "accepted"
-    again = await _claim(conn, "api.playtest.create")
+    again = await claimed_ungated(conn, "api.playtest.create")
     assert await conn.fetchval(
         "SELECT queue_complete($1, $2, $3)", again.id, again.queue_manager_id, again.updated
     )
@@ -161,12 +156,12 @@ async def test_a_later_event_of_an_entity_waits_for_an_unfinished_earlier_one(
     await _enqueue(conn, "first", "user:1", event="api.notification.delivery")
     await _enqueue(conn, "second", "user:1")
     if earlier_state != "queued":
-        first = await _claim(conn, "api.notification.delivery")
+        first = await claimed_ungated(conn, "api.notification.delivery")
     if earlier_state == "held":
         await conn.execute(
             "SELECT queue_hold($1, $2, $3, '{}')", first.id, first.queue_manager_id, first.updated
         )
-    assert await _begin(conn, await _claim(conn)) == "deferred"
+    assert await gate_decision(conn, await claimed_ungated(conn)) == "deferred"
 
 
 async def test_finished_jobs_leave_the_unfinished_index_and_stop_blocking(
@@ -188,20 +183,20 @@ async def test_finished_jobs_leave_the_unfinished_index_and_stop_blocking(
 
     await _enqueue(conn, "done", "user:1", event=event)
     discarded = await _enqueue(conn, "discarded", "user:1", event=event)
-    await finish(await _claim(conn, event))
-    await hold(await _claim(conn, event))
+    await finish(await claimed_ungated(conn, event))
+    await hold(await claimed_ungated(conn, event))
     discard = "SELECT outcome FROM recovery_discard($1, 0, 'd', 1098765432109876543, 'dup')"
     assert await conn.fetchval(discard, discarded) == "accepted"
     await _enqueue(conn, "later", "user:1")
-    later = await _claim(conn)
-    assert await _begin(conn, later) == "run"  # a succeeded and a discarded job do not block
+    later = await claimed_ungated(conn)
+    assert await gate_decision(conn, later) == "run"  # a succeeded and a discarded job do not block
     await finish(later)
 
     held, running, queued = [
         await _enqueue(conn, key, "user:1", event=event) for key in ("held", "running", "queued")
     ]
-    await hold(await _claim(conn, event))
-    await _claim(conn, event)
+    await hold(await claimed_ungated(conn, event))
+    await claimed_ungated(conn, event)
     unfinished = await conn.fetch(
         "SELECT id FROM jobs WHERE entity_key = 'user:1' AND finished_at IS NULL"
     )
@@ -212,7 +207,7 @@ async def test_unordered_read_model_refreshes_do_not_wait(connect: Connect) -> N
     conn = await connect()
     await _enqueue(conn, "first", "completion:1", event="api.completion.verification")
     await _enqueue(conn, "upvote", "completion:1", event="api.completion.upvote")
-    assert await _begin(conn, await _claim(conn, "api.completion.upvote")) == "run"
+    assert await gate_decision(conn, await claimed_ungated(conn, "api.completion.upvote")) == "run"
 
 
 async def test_deferral_backs_off_but_stays_bounded(connect: Connect) -> None:
@@ -225,8 +220,8 @@ async def test_deferral_backs_off_but_stays_bounded(connect: Connect) -> None:
             "UPDATE pgqueuer SET execute_after = now() - interval '1 second' WHERE entrypoint = $1",
             XP_EVENT,
         )
-        claim = await _claim(conn)
-        assert await _begin(conn, claim) == "deferred"
+        claim = await claimed_ungated(conn)
+        assert await gate_decision(conn, claim) == "deferred"
         delays.append(
             await conn.fetchval(
                 "SELECT execute_after - now() FROM pgqueuer WHERE id = $1", claim.id

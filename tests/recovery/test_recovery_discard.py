@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from genji_queue.begin import queue_begin
 from genji_queue.errors import InvalidJobRequestError, JobNotFoundError
 from genji_queue.recovery_discard import recovery_discard
 from genji_sdk.recovery import DiscardRequest, OperatorContext, RecoveryResult
-from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
-from tests.support.queue_helpers import claim_ungated, enqueue_xp, queue_row
+from tests.support.queue_helpers import (
+    claimed_ungated,
+    enqueue_xp,
+    gate_decision,
+    queue_row,
+)
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -24,17 +26,6 @@ OPERATOR = 1_098_765_432_109_876_543
 MALFORMED = json.dumps(
     {"exception_type": "MalformedPayload", "exception_message": "Expected `int` - at `$.user_id`"}
 )
-WAIT = timedelta(milliseconds=200)
-
-
-async def _claim(conn: asyncpg.Connection) -> Job:
-    job = await claim_ungated(conn, uuid4())
-    assert job is not None
-    return job
-
-
-async def _begin(conn: asyncpg.Connection, job: Job) -> str:
-    return (await queue_begin(conn, claim_of(job), WAIT)).decision
 
 
 async def _hold(conn: asyncpg.Connection, job: Job) -> None:
@@ -68,7 +59,7 @@ async def _discard(
 
 async def _held_poison(conn: asyncpg.Connection, entity: int = 3) -> UUID:
     poison = (await enqueue_xp(conn, "xp:poison", user_id=entity, grant_id=1)).id
-    await _hold(conn, await _claim(conn))
+    await _hold(conn, await claimed_ungated(conn))
     return poison
 
 
@@ -76,8 +67,8 @@ async def test_q13_discarding_a_held_job_lets_its_entity_run(connect: Connect) -
     conn = await connect()
     poison = await _held_poison(conn)
     later = (await enqueue_xp(conn, "xp:later", user_id=3, grant_id=2)).id
-    claim = await _claim(conn)
-    assert await _begin(conn, claim) == "deferred"  # the held job blocks its entity
+    claim = await claimed_ungated(conn)
+    assert await gate_decision(conn, claim) == "deferred"  # the held job blocks its entity
 
     row = await _discard(conn, poison)
     assert (row.outcome, row.state) == ("accepted", "discarded")
@@ -89,7 +80,7 @@ async def test_q13_discarding_a_held_job_lets_its_entity_run(connect: Connect) -
         waiting["id"],
     )
     assert woken == f"job {poison} was discarded"
-    assert await _begin(conn, await _claim(conn)) == "run"
+    assert await gate_decision(conn, await claimed_ungated(conn)) == "run"
 
     assert await queue_row(conn, poison) is None
     status = await conn.fetchrow("SELECT * FROM job_public_status($1)", poison)
@@ -134,7 +125,7 @@ async def test_discard_refuses_a_job_that_is_not_held(connect: Connect, state: s
     conn = await connect()
     job_id = (await enqueue_xp(conn, "xp:1")).id
     if state != "queued":
-        claim = await _claim(conn)
+        claim = await claimed_ungated(conn)
         if state == "succeeded":
             await conn.execute(
                 "SELECT queue_complete($1, $2, $3)", claim.id, claim.queue_manager_id, claim.updated
@@ -205,6 +196,6 @@ async def test_a_waiting_dependent_of_a_discarded_job_is_held_as_dependency_fail
         "SELECT detail ->> 'resumed' FROM job_actions WHERE id = $1", row.action_id
     )
     assert detail == "1"
-    assert await _begin(conn, await _claim(conn)) == "held"
+    assert await gate_decision(conn, await claimed_ungated(conn)) == "held"
     status = await conn.fetchrow("SELECT * FROM job_public_status($1)", child)
     assert (status["status"], status["error_code"]) == ("failed", "DependencyFailed")

@@ -10,11 +10,13 @@ import asyncpg
 import msgspec
 from genji_api.queue.enqueue import enqueue_job
 from genji_devstack.payload_samples import SAMPLES
+from genji_queue.begin import queue_begin
 from genji_queue.claim import queue_claim
 from genji_queue.enqueue import enqueue_job_raw
 from genji_queue.workers import queue_worker_beat
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
+from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
 XP_EVENT = "api.xp.grant"
@@ -87,6 +89,21 @@ async def claim_ungated(
     queue_begin on a claim themselves (queue_claim always gates what it claims)."""
     row = await conn.fetchrow(UNGATED_CLAIM, manager, entrypoint)
     return Job.model_validate(dict(row)) if row else None
+
+
+GATE_WAIT = timedelta(milliseconds=200)
+
+
+async def claimed_ungated(conn: asyncpg.Connection, entrypoint: str = XP_EVENT) -> Job:
+    """claim_ungated for a new manager, which must find a job."""
+    job = await claim_ungated(conn, uuid4(), entrypoint)
+    assert job is not None
+    return job
+
+
+async def gate_decision(conn: asyncpg.Connection, job: Job, wait: timedelta = GATE_WAIT) -> str:
+    """The start gate's decision on `job`'s claim."""
+    return (await queue_begin(conn, claim_of(job), wait)).decision
 
 
 async def register_worker(conn: asyncpg.Connection, manager: UUID) -> UUID:
