@@ -38,10 +38,9 @@ async def queue_claim(
     """Claim up to `batch` jobs for `manager` and pass each through the start gate (waits of
     `wait`, doubling); returns the ones that may run now.
 
-    Another worker starting one of these entrypoints' one running job at the same moment fails
-    the claim on the unique index of running jobs, and two claims that took crossed rows of two
-    entrypoints deadlock on it; either leaves nothing claimed: that is an empty claim, not an
-    error, and the next poll claims again."""
+    A start of one of these entrypoints that the claim's snapshot missed fails the claim on the
+    unique index of running jobs, or deadlocks it when two such starts crossed; either leaves
+    nothing claimed: that is an empty claim, not an error, and the next poll claims again."""
     try:
         rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit, wait)
     except asyncpg.UniqueViolationError as error:
