@@ -3051,14 +3051,10 @@ $$;
 --
 
 CREATE FUNCTION public.queue_session_is_worker() RETURNS boolean
-    LANGUAGE plpgsql STABLE
-    SET search_path TO 'public', 'pg_temp'
+    LANGUAGE sql STABLE
     AS $$
-BEGIN
-    RETURN EXISTS (SELECT 1 FROM pg_roles r
-                   WHERE r.rolname = session_user AND NOT r.rolsuper
-                     AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
-END
+    SELECT pg_catalog.pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
+           AND NOT pg_catalog.current_setting('is_superuser')::boolean
 $$;
 
 
