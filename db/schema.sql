@@ -1896,18 +1896,19 @@ CREATE FUNCTION public.payload_float_overflow() RETURNS numeric
 CREATE FUNCTION public.payload_fraction_screen(p_nodes public.payload_contract_node[]) RETURNS text
     LANGUAGE sql IMMUTABLE
     SET search_path TO 'public', 'pg_temp'
-    AS $$
+    AS $_$
     SELECT CASE
         WHEN count(*) = 0 THEN NULL
         WHEN bool_or(n.role <> 'field') THEN '\.0+[],}]'
-        -- Keys as JSON text, every character but letters, digits and _ escaped for the regex.
+        -- Keys as JSON text with the regex's special characters escaped: a backslash before
+        -- one of them means the character itself, whatever the locale.
         ELSE '(?:' || string_agg(DISTINCT regexp_replace(to_jsonb(n.field_name)::text,
-                                                         '([^[:alnum:]_])', '\\\1', 'g'), '|')
+                                                         '([.^$|?*+()[\]{}\\])', '\\\1', 'g'), '|')
              || '): -?[0-9]+\.0+[,}]'
     END
     FROM unnest(p_nodes) n
     WHERE 'integer' = ANY (n.json_types) AND NOT 'number' = ANY (n.json_types);
-$$;
+$_$;
 
 
 --
@@ -3054,7 +3055,7 @@ CREATE FUNCTION public.queue_session_is_worker() RETURNS boolean
     LANGUAGE sql STABLE
     AS $$
     SELECT pg_catalog.pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
-           AND NOT pg_catalog.current_setting('is_superuser')::boolean
+           AND NOT pg_catalog.pg_has_role(session_user, 'pg_database_owner', 'MEMBER')
 $$;
 
 

@@ -340,9 +340,10 @@ AS $$
     SELECT CASE
         WHEN count(*) = 0 THEN NULL
         WHEN bool_or(n.role <> 'field') THEN '\.0+[],}]'
-        -- Keys as JSON text, every character but letters, digits and _ escaped for the regex.
+        -- Keys as JSON text with the regex's special characters escaped: a backslash before
+        -- one of them means the character itself, whatever the locale.
         ELSE '(?:' || string_agg(DISTINCT regexp_replace(to_jsonb(n.field_name)::text,
-                                                         '([^[:alnum:]_])', '\\\1', 'g'), '|')
+                                                         '([.^$|?*+()[\]{}\\])', '\\\1', 'g'), '|')
              || '): -?[0-9]+\.0+[,}]'
     END
     FROM unnest(p_nodes) n

@@ -63,18 +63,18 @@ AS $$
     SELECT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p_pid);
 $$;
 
--- Whether this session logged in as (a member of) the bot's queue-only worker role. A
--- superuser is a member of every role, so a superuser session is none: is_superuser reports
--- the session's role (SET ROLE included) and no session can set it. Every fenced write asks
--- this, so it is a SQL function without a SET clause, which the planner inlines into the
--- caller's plan instead of calling; it names no table or operator, so the caller's
--- search_path cannot change what it means.
+-- Whether this session logged in as (a member of) the bot's queue-only worker role, and not
+-- as a superuser or the database's owner: a superuser is a member of every role, and
+-- pg_database_owner, whose only members are the owner and superusers, can be granted to no one.
+-- Every fenced write asks this, so it is a SQL function without a SET clause, which the
+-- planner inlines into the caller's plan instead of calling; it names no table or operator,
+-- so the caller's search_path cannot change what it means.
 CREATE OR REPLACE FUNCTION queue_session_is_worker() RETURNS boolean
 LANGUAGE sql
 STABLE
 AS $$
     SELECT pg_catalog.pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
-           AND NOT pg_catalog.current_setting('is_superuser')::boolean
+           AND NOT pg_catalog.pg_has_role(session_user, 'pg_database_owner', 'MEMBER')
 $$;
 
 -- Whether this session may act for queue manager p_manager: any session of the owner; for
