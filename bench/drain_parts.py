@@ -5,7 +5,12 @@ One drain of N jobs per case, as in drain.py, on a server with pg_stat_statement
 each case the report gives the wall time per job, the server's execution time per job summed
 over the worker's top-level statements, and the statements that take it: calls per job and
 microseconds per job. Execution time leaves out the commit's WAL flush, which drain.py's WAL
-flush count covers on a durable server.
+flush count covers on a durable server. A second table opens the statements up: every PL/pgSQL
+function and trigger they ran (track_functions), with calls per job, time per job including
+what it called, and its own time per job without that (self); SQL functions the planner
+inlines do not appear, their time is their caller's. A third lists the statements those
+functions and triggers ran (pg_stat_statements.track = all), whose time is also their
+caller's.
 
     uv run --frozen python bench/drain_parts.py [--quick]
 """
@@ -27,6 +32,7 @@ from common import (
     describe_server,
     migrated_database,
     print_table,
+    until,
 )
 from drain import CASES, QUEUE_BUSY_SQL, fill_queue
 from genji_devstack.cluster import PgCluster
@@ -37,7 +43,11 @@ QUICK_JOBS = 100
 SHOWN = 6
 
 PRELOAD_SQL = "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
+TRACK_FUNCTIONS_SQL = "ALTER SYSTEM SET track_functions = 'pl'"
+TRACK_NESTED_SQL = "ALTER SYSTEM SET pg_stat_statements.track = 'all'"
 RESET_SQL = "SELECT pg_stat_statements_reset()"
+# Function statistics of the database: statements_database turns them on.
+RESET_FUNCTIONS_SQL = "SELECT pg_stat_reset()"
 # The benchmark's own statements (the emptiness probe, this query) are left out.
 STATEMENTS_SQL = """
 SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 64) AS query
@@ -47,6 +57,21 @@ WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_d
 ORDER BY total_exec_time DESC
 """
 PROBE_NORMALIZED = QUEUE_BUSY_SQL.replace("SELECT 1", "SELECT $1")
+# A session reports its function statistics when a transaction ends, at most once a second,
+# and when it exits: the queue is filled and drained by sessions that have exited before the
+# statistics are reset and read.
+FUNCTIONS_SQL = """
+SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions
+WHERE calls > 0 ORDER BY self_time DESC
+"""
+SHOWN_FUNCTIONS = 12
+# The statements the functions and triggers ran, each counted again in its caller's time.
+NESTED_SQL = STATEMENTS_SQL.replace("WHERE toplevel", "WHERE NOT toplevel")
+SHOWN_NESTED = 12
+OTHER_SESSIONS_SQL = """
+SELECT count(*) FROM pg_stat_activity
+WHERE datname = current_database() AND pid <> ALL ($1::integer[])
+"""
 
 
 async def statements_database(cluster: PgCluster, name: str) -> Database:
@@ -56,12 +81,16 @@ async def statements_database(cluster: PgCluster, name: str) -> Database:
     admin = await database.admin_connect()
     try:
         await admin.execute(PRELOAD_SQL)
+        await admin.execute(TRACK_FUNCTIONS_SQL)
     finally:
         await admin.close()
     await asyncio.to_thread(cluster.restart)
     admin = await database.admin_connect()
     try:
         await admin.execute("CREATE EXTENSION pg_stat_statements")
+        # Known once the library is loaded.
+        await admin.execute(TRACK_NESTED_SQL)
+        await admin.execute("SELECT pg_reload_conf()")
     finally:
         await admin.close()
     return database
@@ -76,16 +105,35 @@ async def measure(n: int) -> None:
             print(f"\n{await describe_server(conn, FSYNC_OFF)}, pg_stat_statements loaded")
             print(f"  one drain of {n} jobs per case", flush=True)
             for name, drain in CASES:
-                await fill_queue(database, conn, n)
+                filler = await database.connect()
+                await fill_queue(database, filler, n)
+                await filler.close()
+                await only_sessions_left(admin, {admin, conn})
                 await admin.execute(RESET_SQL)
+                await admin.execute(RESET_FUNCTIONS_SQL)
                 began = time.perf_counter()
                 await drain(database, conn, StatementCounter())
                 wall_us = (time.perf_counter() - began) * 1e6 / n
+                await only_sessions_left(admin, {admin, conn})
                 rows = await admin.fetch(STATEMENTS_SQL, PROBE_NORMALIZED)
                 report(name, n, wall_us, rows)
+                report_functions(name, n, await admin.fetch(FUNCTIONS_SQL))
+                report_nested(name, n, await admin.fetch(NESTED_SQL, PROBE_NORMALIZED))
         finally:
             await conn.close()
             await admin.close()
+
+
+async def only_sessions_left(admin: asyncpg.Connection, kept: set[asyncpg.Connection]) -> None:
+    """Wait until every other session of the database has exited: a session reports its
+    function statistics before it leaves pg_stat_activity."""
+    pids = [c.get_server_pid() for c in kept]
+
+    async def gone() -> bool:
+        others = await admin.fetchval(OTHER_SESSIONS_SQL, pids)
+        return others == 0
+
+    await until(gone, "the database's other sessions to exit")
 
 
 def report(name: str, n: int, wall_us: float, rows: Sequence[asyncpg.Record]) -> None:
@@ -101,6 +149,37 @@ def report(name: str, n: int, wall_us: float, rows: Sequence[asyncpg.Record]) ->
     print_table(
         f"{name}: {1e6 / wall_us:,.0f} jobs/s, wall {wall_us:.0f} us/job, "
         f"server execution {server_us:.0f} us/job",
+        ["calls/job", "us/job"],
+        table,
+        "statement",
+    )
+
+
+def report_functions(name: str, n: int, rows: Sequence[asyncpg.Record]) -> None:
+    table = [
+        [
+            row["funcname"],
+            f"{row['calls'] / n:.2f}",
+            f"{row['total_time'] * 1000 / n:.0f}",
+            f"{row['self_time'] * 1000 / n:.0f}",
+        ]
+        for row in rows[:SHOWN_FUNCTIONS]
+    ]
+    print_table(
+        f"{name}: inside the statements, the PL/pgSQL functions and triggers they ran",
+        ["calls/job", "us/job", "self us/job"],
+        table,
+        "function",
+    )
+
+
+def report_nested(name: str, n: int, rows: Sequence[asyncpg.Record]) -> None:
+    table = [
+        [row["query"], f"{row['calls'] / n:.2f}", f"{row['total_exec_time'] * 1000 / n:.0f}"]
+        for row in rows[:SHOWN_NESTED]
+    ]
+    print_table(
+        f"{name}: the statements inside those functions and triggers",
         ["calls/job", "us/job"],
         table,
         "statement",

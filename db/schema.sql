@@ -691,7 +691,8 @@ BEGIN
                  AND jsonb_typeof(p_payload) = 'object'
                  AND c.fast_check IS NOT NULL
                  AND octet_length(b.body) <= payload_max_bytes()
-                 AND b.body !~ '\.0+[],}]'
+                 AND (b.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
+                      OR b.body !~ c.fraction_screen)
                  AND jsonb_path_match(p_payload, c.fast_check, '{}', true)
                  AND (p_depends_on IS NULL
                       OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = p_depends_on))
@@ -929,7 +930,8 @@ BEGIN
                    WHEN i.payload IS NULL OR jsonb_typeof(i.payload) <> 'object' THEN
                        ARRAY['GJ003', format('payload for %s must be a JSON object', i.event_name)]
                    WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= v_max_size
-                         AND i.body !~ '\.0+[],}]'
+                         AND (i.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
+                              OR i.body !~ c.fraction_screen)
                          AND jsonb_path_match(i.payload, c.fast_check, '{}', true)) IS NOT TRUE
                         AND payload_problem(i.event_name, i.version, i.payload) IS NOT NULL THEN
                        ARRAY['GJ003', format('payload for %s is invalid: %s', i.event_name,
@@ -1888,6 +1890,28 @@ CREATE FUNCTION public.payload_float_overflow() RETURNS numeric
 
 
 --
+-- Name: payload_fraction_screen(public.payload_contract_node[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_fraction_screen(p_nodes public.payload_contract_node[]) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'public', 'pg_temp'
+    AS $_$
+    SELECT CASE
+        WHEN count(*) = 0 THEN NULL
+        WHEN bool_or(n.role <> 'field') THEN '\.0+[],}]'
+        -- Keys as JSON text with the regex's special characters escaped: a backslash before
+        -- one of them means the character itself, whatever the locale.
+        ELSE '(?:' || string_agg(DISTINCT regexp_replace(to_jsonb(n.field_name)::text,
+                                                         '([.^$|?*+()[\]{}\\])', '\\\1', 'g'), '|')
+             || '): -?[0-9]+\.0+[,}]'
+    END
+    FROM unnest(p_nodes) n
+    WHERE 'integer' = ANY (n.json_types) AND NOT 'number' = ANY (n.json_types);
+$_$;
+
+
+--
 -- Name: payload_is_datetime(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2058,10 +2082,11 @@ CREATE FUNCTION public.payload_problem(p_event_name text, p_version integer, p_p
     SET search_path TO 'public', 'pg_temp'
     AS $_$
 DECLARE
-    v_fast  jsonpath;
-    v_text  text;
+    v_fast   jsonpath;
+    v_screen text;
+    v_text   text;
 BEGIN
-    SELECT c.fast_check INTO v_fast FROM payload_contracts c
+    SELECT c.fast_check, c.fraction_screen INTO v_fast, v_screen FROM payload_contracts c
     WHERE c.event_name = p_event_name AND c.payload_version = p_version;
     IF NOT FOUND THEN
         RETURN format('version %s is not supported (supported: %s)',
@@ -2074,7 +2099,8 @@ BEGIN
         RETURN format('$: %s bytes of JSON text, more than the limit of %s bytes',
             octet_length(v_text), payload_max_bytes());
     END IF;
-    IF v_fast IS NOT NULL AND v_text !~ '\.0+[],}]'
+    IF v_fast IS NOT NULL
+       AND (v_text !~ '\.0+[],}]' OR v_screen IS NULL OR v_text !~ v_screen)
        AND jsonb_path_match(p_payload, v_fast, '{}', true) IS TRUE THEN
         RETURN NULL;
     END IF;
@@ -3026,14 +3052,10 @@ $$;
 --
 
 CREATE FUNCTION public.queue_session_is_worker() RETURNS boolean
-    LANGUAGE plpgsql STABLE
-    SET search_path TO 'public', 'pg_temp'
+    LANGUAGE sql STABLE
     AS $$
-BEGIN
-    RETURN EXISTS (SELECT 1 FROM pg_roles r
-                   WHERE r.rolname = session_user AND NOT r.rolsuper
-                     AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
-END
+    SELECT pg_catalog.pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
+           AND NOT pg_catalog.pg_has_role(session_user, 'pg_database_owner', 'MEMBER')
 $$;
 
 
@@ -4426,6 +4448,7 @@ CREATE TABLE public.payload_contracts (
     payload_version integer NOT NULL,
     nodes public.payload_contract_node[] NOT NULL,
     fast_check jsonpath GENERATED ALWAYS AS (public.payload_fast_check(nodes)) STORED,
+    fraction_screen text GENERATED ALWAYS AS (public.payload_fraction_screen(nodes)) STORED,
     CONSTRAINT payload_contracts_nodes_check CHECK ((public.payload_nodes_problem(nodes) IS NULL)),
     CONSTRAINT payload_contracts_payload_version_check CHECK ((payload_version > 0))
 );
@@ -6835,6 +6858,13 @@ REVOKE ALL ON FUNCTION public.payload_fast_predicate(p_nodes public.payload_cont
 --
 
 REVOKE ALL ON FUNCTION public.payload_float_overflow() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_fraction_screen(p_nodes public.payload_contract_node[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_fraction_screen(p_nodes public.payload_contract_node[]) FROM PUBLIC;
 
 
 --

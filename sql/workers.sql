@@ -63,27 +63,27 @@ AS $$
     SELECT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p_pid);
 $$;
 
--- Whether this session logged in as (a member of) the bot's queue-only worker role.
--- This and queue_may_act_for run on every fenced write. They are PL/pgSQL because PL/pgSQL
--- keeps its plans for the session; a SQL function with a SET clause is never inlined and is
--- planned again at every call.
+-- Whether this session logged in as (a member of) the bot's queue-only worker role, and not
+-- as a superuser or the database's owner: a superuser is a member of every role, and
+-- pg_database_owner, whose only members are the owner and superusers, can be granted to no one.
+-- Every fenced write asks this, so it is a SQL function without a SET clause, which the
+-- planner inlines into the caller's plan instead of calling; it names no table or operator,
+-- so the caller's search_path cannot change what it means.
 CREATE OR REPLACE FUNCTION queue_session_is_worker() RETURNS boolean
-LANGUAGE plpgsql
+LANGUAGE sql
 STABLE
-SET search_path = public, pg_temp
 AS $$
-BEGIN
-    RETURN EXISTS (SELECT 1 FROM pg_roles r
-                   WHERE r.rolname = session_user AND NOT r.rolsuper
-                     AND pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER'));
-END
+    SELECT pg_catalog.pg_has_role(session_user, 'genjishimada_queue_worker', 'MEMBER')
+           AND NOT pg_catalog.pg_has_role(session_user, 'pg_database_owner', 'MEMBER')
 $$;
 
 -- Whether this session may act for queue manager p_manager: any session of the owner; for
 -- the worker login, only the session that registered the manager (queue_worker_beat), or any
 -- once that session has ended (a reconnected worker returning the claims of its previous
 -- connection). Claim tokens are readable by every worker session, so the token alone does not
--- make a claim the caller's.
+-- make a claim the caller's. Every fenced write asks this too; it is PL/pgSQL, whose plans the
+-- session keeps, because its query rules out inlining, and a SQL function that is not inlined
+-- is planned again at every call.
 CREATE OR REPLACE FUNCTION queue_may_act_for(p_manager uuid) RETURNS boolean
 LANGUAGE plpgsql
 STABLE

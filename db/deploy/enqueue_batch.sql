@@ -94,7 +94,8 @@ BEGIN
                    WHEN i.payload IS NULL OR jsonb_typeof(i.payload) <> 'object' THEN
                        ARRAY['GJ003', format('payload for %s must be a JSON object', i.event_name)]
                    WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= v_max_size
-                         AND i.body !~ '\.0+[],}]'
+                         AND (i.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
+                              OR i.body !~ c.fraction_screen)
                          AND jsonb_path_match(i.payload, c.fast_check, '{}', true)) IS NOT TRUE
                         AND payload_problem(i.event_name, i.version, i.payload) IS NOT NULL THEN
                        ARRAY['GJ003', format('payload for %s is invalid: %s', i.event_name,

@@ -325,6 +325,31 @@ AS $$
                       THEN nullif(payload_fast_predicate(p_nodes, 0), '') END AS predicate) p;
 $$;
 
+-- jsonpath cannot tell 5.0 from 5, and msgspec refuses 5.0 for an int, so the fast check
+-- decides a payload only where no integer-only value can be written with a fraction of zeros.
+-- This regex on the payload's JSON text (as jsonb renders it: "key": value) finds where one
+-- may be; NULL when the contract has no integer-only value at all. When every integer-only
+-- value is a struct field it names their keys, so a whole float such as "time": 100.0 passes;
+-- an integer-only array item or map value may sit anywhere, so then every number with a
+-- fraction of zeros is suspect. A match only sends the payload to payload_walk_problem.
+CREATE OR REPLACE FUNCTION payload_fraction_screen(p_nodes payload_contract_node[]) RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT CASE
+        WHEN count(*) = 0 THEN NULL
+        WHEN bool_or(n.role <> 'field') THEN '\.0+[],}]'
+        -- Keys as JSON text with the regex's special characters escaped: a backslash before
+        -- one of them means the character itself, whatever the locale.
+        ELSE '(?:' || string_agg(DISTINCT regexp_replace(to_jsonb(n.field_name)::text,
+                                                         '([.^$|?*+()[\]{}\\])', '\\\1', 'g'), '|')
+             || '): -?[0-9]+\.0+[,}]'
+    END
+    FROM unnest(p_nodes) n
+    WHERE 'integer' = ANY (n.json_types) AND NOT 'number' = ANY (n.json_types);
+$$;
+
 -- The exact check behind payload_problem: NULL when the worker can decode p_payload as
 -- version p_version of p_event_name, otherwise the first problem, naming the place by its
 -- JSON path ("$.user_id: expected integer, got string"). It applies what reading the payload
@@ -520,8 +545,10 @@ $$;
 -- NULL when the worker can decode p_payload as version p_version of p_event_name; otherwise
 -- the first problem: an unsupported version, the size limit, or what payload_walk_problem
 -- finds. It runs on every enqueue, so a payload the contract's jsonpath accepts, and whose
--- text holds no number with a fraction of zeros (jsonpath cannot tell 5.0 from 5), is
--- decided without walking it.
+-- text holds no number with a fraction of zeros where an integer may be (jsonpath cannot tell
+-- 5.0 from 5; payload_fraction_screen), is decided without walking it. The plain screen
+-- comes first: most payloads have no such number, and their contract's regex is never
+-- compiled.
 CREATE OR REPLACE FUNCTION payload_problem(p_event_name text, p_version integer, p_payload jsonb)
 RETURNS text
 LANGUAGE plpgsql
@@ -529,10 +556,11 @@ STABLE
 SET search_path = public, pg_temp
 AS $$
 DECLARE
-    v_fast  jsonpath;
-    v_text  text;
+    v_fast   jsonpath;
+    v_screen text;
+    v_text   text;
 BEGIN
-    SELECT c.fast_check INTO v_fast FROM payload_contracts c
+    SELECT c.fast_check, c.fraction_screen INTO v_fast, v_screen FROM payload_contracts c
     WHERE c.event_name = p_event_name AND c.payload_version = p_version;
     IF NOT FOUND THEN
         RETURN format('version %s is not supported (supported: %s)',
@@ -545,7 +573,8 @@ BEGIN
         RETURN format('$: %s bytes of JSON text, more than the limit of %s bytes',
             octet_length(v_text), payload_max_bytes());
     END IF;
-    IF v_fast IS NOT NULL AND v_text !~ '\.0+[],}]'
+    IF v_fast IS NOT NULL
+       AND (v_text !~ '\.0+[],}]' OR v_screen IS NULL OR v_text !~ v_screen)
        AND jsonb_path_match(p_payload, v_fast, '{}', true) IS TRUE THEN
         RETURN NULL;
     END IF;

@@ -196,6 +196,64 @@ async def test_q26_valid_payloads_are_decided_by_the_jsonpath_alone(connect: Con
             assert decided is True, (name, body)
 
 
+class Floats(msgspec.Struct, kw_only=True):
+    time: float
+    note: str
+
+
+# A contract without integer-only values.
+FLOATS = EventRegistry([EventSpec(name="test.floats", owner="api", payload_type=Floats)])
+
+# The top-level integer-only and float fields of every contract, by event.
+TOP_LEVEL_NUMBERS = """
+SELECT n.event_name, n.field_name, 'number' = ANY (n.json_types) AS is_float
+FROM payload_contract_nodes n
+WHERE n.parent = 0 AND (n.json_types && ARRAY['integer', 'number'])
+"""
+# What payload_problem and enqueue's fast path ask before trusting the contract's jsonpath.
+SCREENED = """
+SELECT $2::jsonb::text ~ '\\.0+[],}]' AND c.fraction_screen IS NOT NULL
+       AND $2::jsonb::text ~ c.fraction_screen
+FROM payload_contracts c WHERE c.event_name = $1
+"""
+
+
+def with_raw(sample: dict[str, Any], field: str, number: bytes) -> str:
+    """The sample as JSON text with `field` written as `number`, exactly as given."""
+    return msgspec.json.encode({**sample, field: msgspec.Raw(number)}).decode()
+
+
+async def test_q26_only_an_integer_written_as_5_0_keeps_a_payload_from_the_jsonpath(
+    connect: Connect,
+) -> None:
+    """jsonpath cannot tell 5.0 from 5, so a zero fraction where the contract wants an integer
+    sends the payload to the walk; a whole float, such as a run of exactly 100 seconds, does
+    not, nor does any number of a contract without integer-only values."""
+    conn = await connect()
+    screened = 0
+    for row in await conn.fetch(TOP_LEVEL_NUMBERS):
+        name, field = row["event_name"], row["field_name"]
+        sample = msgspec.to_builtins(SAMPLES[name])
+        for number in (b"100.0", b"-7.00"):
+            body = with_raw(sample, field, number)
+            expected = not row["is_float"]
+            assert await conn.fetchval(SCREENED, name, body) is expected, (name, field, number)
+            screened += expected
+    assert screened > 100
+
+    await conn.execute(
+        "INSERT INTO queue_event_types (event_name, owner) VALUES ('test.features', 'api'),"
+        " ('test.walk_only', 'api'), ('test.floats', 'api')"
+    )
+    await conn.execute(render_sql(FLOATS))
+    assert await conn.fetchval(SCREENED, "test.floats", '{"time": 5.0, "note": "5.0]"}') is False
+    # An integer-only array item or map value can be anywhere: every zero fraction is suspect.
+    await conn.execute(render_sql(SYNTHETIC))
+    for name, place in (("test.features", "slug"), ("test.walk_only", "when")):
+        body = with_raw(SYNTHETIC_SAMPLES[name], place, b"1.0")
+        assert await conn.fetchval(SCREENED, name, body) is True, name
+
+
 async def test_q26_nesting_beyond_the_decoder_is_refused_and_within_64_levels_accepted(
     connect: Connect,
 ) -> None:

@@ -229,3 +229,24 @@ async def test_q15_functions_added_later_are_not_callable_by_the_worker(connect:
     worker = await connect("worker")
     with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied"):
         await worker.fetchval("SELECT later_admin_helper()")
+
+
+async def test_q15_only_the_worker_login_counts_as_the_worker(connect: Connect) -> None:
+    """queue_session_is_worker, asked inside every fenced write (SECURITY DEFINER functions of
+    the owner), judges the login: the owner is not the worker, nor is a superuser, although a
+    superuser is a member of every role, whichever role it takes with SET ROLE."""
+    owner = await connect()
+    await owner.execute(
+        "CREATE FUNCTION probe_is_worker() RETURNS boolean LANGUAGE sql SECURITY DEFINER "
+        "AS 'SELECT queue_session_is_worker()'"
+    )
+    await owner.execute(f"GRANT EXECUTE ON FUNCTION probe_is_worker() TO {WORKER_ROLE}")
+    probe = "SELECT probe_is_worker()"
+    worker = await connect("worker")
+    admin = await connect("admin")
+    assert [await c.fetchval(probe) for c in (worker, owner, admin)] == [True, False, False]
+    owner_role = await owner.fetchval("SELECT current_user")
+    for role in (WORKER_ROLE, owner_role):
+        await admin.execute(f"SET ROLE {role}")
+        assert await admin.fetchval(probe) is False, role
+        await admin.execute("RESET ROLE")

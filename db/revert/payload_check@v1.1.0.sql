@@ -1,0 +1,11 @@
+DROP FUNCTION payload_problem(text, integer, jsonb);
+DROP FUNCTION payload_walk_problem(text, integer, jsonb);
+DROP FUNCTION payload_fast_check(payload_contract_node[]);
+DROP FUNCTION payload_fast_predicate(payload_contract_node[], integer);
+DROP FUNCTION payload_is_datetime(text);
+DROP FUNCTION payload_plain_json_problem(jsonb);
+DROP FUNCTION payload_nodes_problem(payload_contract_node[]);
+DROP FUNCTION payload_nodes(jsonb);
+DROP FUNCTION payload_current_version(text);
+DROP FUNCTION payload_float_overflow();
+DROP FUNCTION payload_max_bytes();

@@ -1,0 +1,1 @@
+ALTER TABLE payload_contracts DROP COLUMN fraction_screen;
