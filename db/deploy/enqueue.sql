@@ -50,8 +50,8 @@ BEGIN
     -- takes the statement-by-statement path, which decides it exactly as before.
     WITH checked AS MATERIALIZED (
         SELECT c.payload_version AS version, b.body
+        -- A contract names a registered event (its foreign key), so the registry is not read.
         FROM (SELECT p_payload::text AS body) b
-        JOIN queue_event_types t ON t.event_name = p_event_name
         JOIN payload_contracts c
           ON c.event_name = p_event_name
          AND c.payload_version = coalesce(p_schema_version,
