@@ -9,7 +9,8 @@ a no-op handler by two processes of bench/drain_worker.py:
   fenced   QueueSupervisor, worker login; the database lets one job of an event run at a time
            across both processes (pgqueuer_one_running_per_entrypoint)
   stock    QueueManager in continuous mode, owner login, concurrency_limit 1 per event in
-           each process (its limit is per process, so two processes may run two)
+           each process (its dequeue counts the event's running jobs of both processes, but
+           two dequeues at once may both pass that count)
 
 Both processes are started first and the clock runs from the commit of the fill (whose
 notification wakes them; 0.5 s polling otherwise) until pgqueuer is empty. Cases alternate
