@@ -75,7 +75,8 @@ WHERE datname = current_database() AND pid <> ALL ($1::integer[])
 
 
 async def statements_database(cluster: PgCluster, name: str) -> Database:
-    """A migrated database on `cluster`, restarted with pg_stat_statements loaded and created.
+    """A migrated database on `cluster`, restarted with pg_stat_statements loaded and created,
+    tracking the statements inside functions too, and with PL/pgSQL functions' statistics on.
     Statistics of every role's statements are the superuser's to load, reset and read."""
     database = await migrated_database(cluster, name)
     admin = await database.admin_connect()

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import asyncpg
 from common import FSYNC_OFF, bench_cluster, bench_main, describe_server
 from drain_parts import PROBE_NORMALIZED, RESET_SQL, STATEMENTS_SQL, statements_database
-from drain_wide import FENCED, STOCK, WARMUP, one_run
+from drain_wide import FENCED, ROLLBACKS_SQL, STOCK, WARMUP, one_run
 
 DATABASE = "genji_bench_drain_wide_parts"
 JOBS = 1000
@@ -34,12 +34,6 @@ STATEMENTS_ROWS_SQL = STATEMENTS_SQL.replace("SELECT calls,", "SELECT calls, row
 # The statements inside the queue functions, each once (a nested statement's time is also in
 # its caller's).
 NESTED_SQL = STATEMENTS_ROWS_SQL.replace("WHERE toplevel AND", "WHERE NOT toplevel AND")
-TRACK_ALL_SQL = "ALTER SYSTEM SET pg_stat_statements.track = 'all'"
-# Claims that failed (the one-running index, a deadlock) roll back and are not in the
-# statement statistics.
-ROLLBACKS_SQL = """
-SELECT xact_rollback, deadlocks FROM pg_stat_database WHERE datname = current_database()
-"""
 # Per event, consecutive claims and completions in the order the database wrote them.
 STEPS_SQL = """
 WITH writes AS (
@@ -62,8 +56,6 @@ async def measure(n: int) -> None:
         admin = await database.admin_connect()
         conn = await database.connect()
         try:
-            await admin.execute(TRACK_ALL_SQL)
-            await admin.execute("SELECT pg_reload_conf()")
             print(f"\n{await describe_server(conn, FSYNC_OFF)}, pg_stat_statements loaded")
             print(f"  one wide drain of {n} jobs per case ({WARMUP} warm-up jobs counted)")
             for case in (FENCED, STOCK):

@@ -78,7 +78,7 @@ BEGIN
                 ORDER BY q.entrypoint LIMIT 1)
         FROM queued_events e WHERE e.name IS NOT NULL
     ), fresh AS (
-        SELECT n.id, n.priority, e.name AS entrypoint
+        SELECT n.id, n.priority
         FROM queued_events e
         CROSS JOIN LATERAL (
             SELECT q.id, q.priority FROM pgqueuer q
@@ -90,7 +90,7 @@ BEGIN
         ) n
         WHERE e.name = ANY (v_names)
     ), stale AS (
-        SELECT q.id, q.priority, q.entrypoint FROM pgqueuer q
+        SELECT q.id, q.priority FROM pgqueuer q
         WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
           AND q.heartbeat < now() - v_stale
     )

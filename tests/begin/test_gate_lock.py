@@ -3,18 +3,13 @@ not yet committed makes it wait, and the change it then sees wins."""
 
 import asyncio
 from datetime import timedelta
-from uuid import uuid4
 
 import pytest
 from genji_queue.begin import queue_begin
 from genji_worker.claims import claim_of
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import (
-    claim_ungated,
-    enqueue_xp,
-    waits_on_a_transaction,
-)
+from tests.support.queue_helpers import claimed_ungated, enqueue_xp, waits_on_a_transaction
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -27,8 +22,7 @@ async def test_q08_begin_waits_for_an_uncommitted_release_and_then_reports_the_c
 ) -> None:
     owner, releaser, gate = await connect(), await connect(), await connect()
     await enqueue_xp(owner, "xp:gate-lock:1")
-    job = await claim_ungated(owner, uuid4())
-    assert job is not None
+    job = await claimed_ungated(owner)
     gate_pid = await gate.fetchval("SELECT pg_backend_pid()")
 
     release = releaser.transaction()

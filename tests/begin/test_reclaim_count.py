@@ -2,12 +2,10 @@
 'queued' log row (enqueue writes none), so its count starts at its first claim; a retry writes
 one, and the count starts again there."""
 
-from uuid import uuid4
-
 import asyncpg
 import pytest
 
-from tests.support.queue_helpers import claim_ungated, claimed_ungated, enqueue_xp, gate_decision
+from tests.support.queue_helpers import claimed_ungated, enqueue_xp, gate_decision
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -15,7 +13,7 @@ pytestmark = pytest.mark.queue
 
 async def _claim_and_die(conn: asyncpg.Connection) -> None:
     """An owner claims the job and dies mid-run: its heartbeat goes stale."""
-    assert await claim_ungated(conn, uuid4()) is not None
+    await claimed_ungated(conn)
     await conn.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
 
 
