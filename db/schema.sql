@@ -691,8 +691,7 @@ BEGIN
                  AND jsonb_typeof(p_payload) = 'object'
                  AND c.fast_check IS NOT NULL
                  AND octet_length(b.body) <= payload_max_bytes()
-                 AND (b.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
-                      OR b.body !~ c.fraction_screen)
+                 AND NOT payload_fraction_suspect(b.body, c.fraction_screen)
                  AND jsonb_path_match(p_payload, c.fast_check, '{}', true)
                  AND (p_depends_on IS NULL
                       OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = p_depends_on))
@@ -856,6 +855,7 @@ $$;
 CREATE FUNCTION public.enqueue_jobs(p_event_names text[], p_payloads jsonb[], p_event_keys text[], p_entity_keys text[] DEFAULT NULL::text[], p_depends_on uuid[] DEFAULT NULL::uuid[], p_schema_versions integer[] DEFAULT NULL::integer[], p_trace jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(item integer, job_id uuid, status text, error_code text, error_msg text, created boolean)
     LANGUAGE plpgsql
     SET search_path TO 'public', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_n        integer := coalesce(cardinality(p_event_names), 0);
@@ -880,6 +880,8 @@ DECLARE
     v_row      record;
     v_existing public.jobs;
     v_status   record;
+    v_constraint text;
+    v_retry    boolean := false;
 BEGIN
     IF coalesce(cardinality(p_payloads), 0) <> v_n OR coalesce(cardinality(p_event_keys), 0) <> v_n
        OR cardinality(p_entity_keys) <> v_n OR cardinality(p_depends_on) <> v_n
@@ -930,8 +932,7 @@ BEGIN
                    WHEN i.payload IS NULL OR jsonb_typeof(i.payload) <> 'object' THEN
                        ARRAY['GJ003', format('payload for %s must be a JSON object', i.event_name)]
                    WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= v_max_size
-                         AND (i.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
-                              OR i.body !~ c.fraction_screen)
+                         AND NOT payload_fraction_suspect(i.body, c.fraction_screen)
                          AND jsonb_path_match(i.payload, c.fast_check, '{}', true)) IS NOT TRUE
                         AND payload_problem(i.event_name, i.version, i.payload) IS NOT NULL THEN
                        ARRAY['GJ003', format('payload for %s is invalid: %s', i.event_name,
@@ -968,46 +969,69 @@ BEGIN
     END IF;
 
     -- One statement writes every new job: the first item of each key takes its ids in item
-    -- order and inserts its identity, then its queue row. A concurrent enqueue of
-    -- the same key makes it wait, then skip that identity (its ids stay unused).
-    WITH items AS MATERIALIZED (
-        SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
-               u.depends_on, u.hash, u.version, gen_random_uuid() AS id,
-               nextval('pgqueuer_id_seq') AS queue_job_id, nextval('job_event_seq') AS event_seq
-        FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
-                    v_hashes, v_versions, v_leaders)
-             WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on, hash,
-                                  version, leader, ord)
-        WHERE u.ord < v_limit AND u.leader = u.ord
-    ), inserted AS (
-        INSERT INTO public.jobs (id, action, status, queue_job_id, event_key, payload_hash,
-                                 schema_version, entity_key, event_seq, depends_on)
-        SELECT i.id, i.event_name, 'queued', i.queue_job_id, i.event_key, i.hash, i.version,
-               i.entity_key, i.event_seq, i.depends_on
-        FROM items i
-        ON CONFLICT (action, event_key) DO NOTHING
-        RETURNING queue_job_id
-    ), created AS (
-        SELECT i.* FROM items i
-        WHERE i.queue_job_id = ANY (ARRAY(SELECT n.queue_job_id FROM inserted n))
-    ), queued AS (
-        INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
-        SELECT c.queue_job_id, 0, c.event_name,
-               -- enqueue_job's envelope as jsonb renders it (keys by length, then bytes),
-               -- written directly: the same bytes without building a jsonb per item.
-               convert_to('{"trace": ' || v_trace::text
-                          || ', "job_id": "' || c.id::text
-                          || '", "payload": ' || c.payload::text
-                          || ', "event_key": ' || to_jsonb(c.event_key)::text
-                          || ', "event_name": ' || to_jsonb(c.event_name)::text
-                          || ', "payload_version": ' || c.version::text || '}',
-                          'UTF8'),
-               now(), c.event_name || ':' || c.event_key, 'queued'
-        FROM created c
-    )
-    SELECT array_agg(c.id ORDER BY s.i), array_agg(c.id IS NOT NULL ORDER BY s.i)
-    INTO v_job_ids, v_created
-    FROM generate_series(1, v_n) AS s(i) LEFT JOIN created c ON c.ord = s.i;
+    -- order and inserts its identity, then its queue row. A plain INSERT costs less than ON
+    -- CONFLICT's speculative one. A key that already has a job (one a concurrent enqueue
+    -- committed while the statement waited for it included) fails the statement on the key's
+    -- unique index; it then runs again without the keys that have a job by then, and the
+    -- failed run's ids stay unused.
+    LOOP
+        BEGIN
+            WITH items AS MATERIALIZED (
+                SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
+                       u.depends_on, u.hash, u.version, gen_random_uuid() AS id,
+                       nextval('pgqueuer_id_seq') AS queue_job_id,
+                       nextval('job_event_seq') AS event_seq
+                FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
+                            v_hashes, v_versions, v_leaders)
+                     WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on,
+                                          hash, version, leader, ord)
+                WHERE u.ord < v_limit AND u.leader = u.ord
+                  AND (NOT v_retry
+                       OR NOT EXISTS (SELECT 1 FROM public.jobs j
+                                      WHERE j.action = u.event_name AND j.event_key = u.event_key))
+            ), inserted AS (
+                INSERT INTO public.jobs (id, action, status, queue_job_id, event_key,
+                                         payload_hash, schema_version, entity_key, event_seq,
+                                         depends_on)
+                SELECT i.id, i.event_name, 'queued', i.queue_job_id, i.event_key, i.hash,
+                       i.version, i.entity_key, i.event_seq, i.depends_on
+                FROM items i
+                RETURNING queue_job_id
+            ), queued AS (
+                INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after,
+                                      dedupe_key, status)
+                SELECT i.queue_job_id, 0, i.event_name,
+                       -- enqueue_job's envelope as jsonb renders it (keys by length, then
+                       -- bytes), written directly: the same bytes without building a jsonb.
+                       convert_to('{"trace": ' || v_trace::text
+                                  || ', "job_id": "' || i.id::text
+                                  || '", "payload": ' || i.payload::text
+                                  || ', "event_key": ' || to_jsonb(i.event_key)::text
+                                  || ', "event_name": ' || to_jsonb(i.event_name)::text
+                                  || ', "payload_version": ' || i.version::text || '}',
+                                  'UTF8'),
+                       now(), i.event_name || ':' || i.event_key, 'queued'
+                FROM items i
+                -- Every identity is written first (the count reads them all), so a key that
+                -- has a job fails on its unique index, not on the queue's dedupe key.
+                WHERE (SELECT count(*) FROM inserted) > 0
+            )
+            SELECT array_agg(i.id ORDER BY s.i), array_agg(i.id IS NOT NULL ORDER BY s.i)
+            INTO v_job_ids, v_created
+            FROM generate_series(1, v_n) AS s(i) LEFT JOIN items i ON i.ord = s.i;
+            EXIT;
+        EXCEPTION WHEN unique_violation THEN
+            GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+            -- Under READ COMMITTED a run sees every job committed before it, so each run again
+            -- is owed to a key committed meanwhile; a snapshot that does not move would
+            -- repeat forever.
+            IF v_constraint IS DISTINCT FROM 'jobs_action_event_key_key'
+               OR current_setting('transaction_isolation') <> 'read committed' THEN
+                RAISE;
+            END IF;
+            v_retry := true;
+        END;
+    END LOOP;
 
     -- Items that resolve to a job: one that existed (committed meanwhile included: a new
     -- statement sees it), or an earlier item of this batch. In item order, as enqueue_job
@@ -1856,10 +1880,12 @@ BEGIN
                     END IF;
                     v_sub := CASE WHEN v_sub = '' THEN format('exists (@.%s)', v_key)
                                   ELSE format('exists (@.%s ? (%s))', v_key, v_sub) END;
-                    -- Absence is tested through the keys: in strict mode @."k" is an error.
+                    -- In strict mode @."k" of an absent key is an error, so exists() of it is
+                    -- unknown, and of a present one true: that tests absence without listing
+                    -- every key of the object, as @.keyvalue() would.
                     v_parts := v_parts || CASE
                         WHEN v_child.required THEN v_sub
-                        ELSE format('(!exists (@.keyvalue() ? (@.key == %s)) || %s)', v_key, v_sub)
+                        ELSE format('(%s || (exists (@.%s)) is unknown)', v_sub, v_key)
                         END;
                 END LOOP;
                 IF v_node.extra_fields = 'forbid' THEN
@@ -1909,6 +1935,15 @@ CREATE FUNCTION public.payload_fraction_screen(p_nodes public.payload_contract_n
     FROM unnest(p_nodes) n
     WHERE 'integer' = ANY (n.json_types) AND NOT 'number' = ANY (n.json_types);
 $_$;
+
+
+--
+-- Name: payload_fraction_suspect(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_fraction_suspect(p_body text, p_screen text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((p_screen IS NOT NULL) AND (strpos(p_body, '.0'::text) > 0) AND (p_body ~ '\.0+[],}]'::text) AND (p_body ~ p_screen));
 
 
 --
@@ -2100,7 +2135,7 @@ BEGIN
             octet_length(v_text), payload_max_bytes());
     END IF;
     IF v_fast IS NOT NULL
-       AND (v_text !~ '\.0+[],}]' OR v_screen IS NULL OR v_text !~ v_screen)
+       AND NOT payload_fraction_suspect(v_text, v_screen)
        AND jsonb_path_match(p_payload, v_fast, '{}', true) IS TRUE THEN
         RETURN NULL;
     END IF;
@@ -6865,6 +6900,13 @@ REVOKE ALL ON FUNCTION public.payload_float_overflow() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.payload_fraction_screen(p_nodes public.payload_contract_node[]) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_fraction_suspect(p_body text, p_screen text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_fraction_suspect(p_body text, p_screen text) FROM PUBLIC;
 
 
 --

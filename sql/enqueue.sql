@@ -68,8 +68,7 @@ BEGIN
                  AND jsonb_typeof(p_payload) = 'object'
                  AND c.fast_check IS NOT NULL
                  AND octet_length(b.body) <= payload_max_bytes()
-                 AND (b.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
-                      OR b.body !~ c.fraction_screen)
+                 AND NOT payload_fraction_suspect(b.body, c.fraction_screen)
                  AND jsonb_path_match(p_payload, c.fast_check, '{}', true)
                  AND (p_depends_on IS NULL
                       OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = p_depends_on))

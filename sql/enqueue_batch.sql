@@ -20,6 +20,9 @@ RETURNS TABLE (item integer, job_id uuid, status text, error_code text, error_ms
                created boolean)
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
+-- Its statements take arrays, so with the default plan cache mode a small batch is planned
+-- afresh at every call; the generic plans suit batches of any size.
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
     v_n        integer := coalesce(cardinality(p_event_names), 0);
@@ -44,6 +47,8 @@ DECLARE
     v_row      record;
     v_existing public.jobs;
     v_status   record;
+    v_constraint text;
+    v_retry    boolean := false;
 BEGIN
     IF coalesce(cardinality(p_payloads), 0) <> v_n OR coalesce(cardinality(p_event_keys), 0) <> v_n
        OR cardinality(p_entity_keys) <> v_n OR cardinality(p_depends_on) <> v_n
@@ -94,8 +99,7 @@ BEGIN
                    WHEN i.payload IS NULL OR jsonb_typeof(i.payload) <> 'object' THEN
                        ARRAY['GJ003', format('payload for %s must be a JSON object', i.event_name)]
                    WHEN (c.fast_check IS NOT NULL AND octet_length(i.body) <= v_max_size
-                         AND (i.body !~ '\.0+[],}]' OR c.fraction_screen IS NULL
-                              OR i.body !~ c.fraction_screen)
+                         AND NOT payload_fraction_suspect(i.body, c.fraction_screen)
                          AND jsonb_path_match(i.payload, c.fast_check, '{}', true)) IS NOT TRUE
                         AND payload_problem(i.event_name, i.version, i.payload) IS NOT NULL THEN
                        ARRAY['GJ003', format('payload for %s is invalid: %s', i.event_name,
@@ -132,46 +136,69 @@ BEGIN
     END IF;
 
     -- One statement writes every new job: the first item of each key takes its ids in item
-    -- order and inserts its identity, then its queue row. A concurrent enqueue of
-    -- the same key makes it wait, then skip that identity (its ids stay unused).
-    WITH items AS MATERIALIZED (
-        SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
-               u.depends_on, u.hash, u.version, gen_random_uuid() AS id,
-               nextval('pgqueuer_id_seq') AS queue_job_id, nextval('job_event_seq') AS event_seq
-        FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
-                    v_hashes, v_versions, v_leaders)
-             WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on, hash,
-                                  version, leader, ord)
-        WHERE u.ord < v_limit AND u.leader = u.ord
-    ), inserted AS (
-        INSERT INTO public.jobs (id, action, status, queue_job_id, event_key, payload_hash,
-                                 schema_version, entity_key, event_seq, depends_on)
-        SELECT i.id, i.event_name, 'queued', i.queue_job_id, i.event_key, i.hash, i.version,
-               i.entity_key, i.event_seq, i.depends_on
-        FROM items i
-        ON CONFLICT (action, event_key) DO NOTHING
-        RETURNING queue_job_id
-    ), created AS (
-        SELECT i.* FROM items i
-        WHERE i.queue_job_id = ANY (ARRAY(SELECT n.queue_job_id FROM inserted n))
-    ), queued AS (
-        INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
-        SELECT c.queue_job_id, 0, c.event_name,
-               -- enqueue_job's envelope as jsonb renders it (keys by length, then bytes),
-               -- written directly: the same bytes without building a jsonb per item.
-               convert_to('{"trace": ' || v_trace::text
-                          || ', "job_id": "' || c.id::text
-                          || '", "payload": ' || c.payload::text
-                          || ', "event_key": ' || to_jsonb(c.event_key)::text
-                          || ', "event_name": ' || to_jsonb(c.event_name)::text
-                          || ', "payload_version": ' || c.version::text || '}',
-                          'UTF8'),
-               now(), c.event_name || ':' || c.event_key, 'queued'
-        FROM created c
-    )
-    SELECT array_agg(c.id ORDER BY s.i), array_agg(c.id IS NOT NULL ORDER BY s.i)
-    INTO v_job_ids, v_created
-    FROM generate_series(1, v_n) AS s(i) LEFT JOIN created c ON c.ord = s.i;
+    -- order and inserts its identity, then its queue row. A plain INSERT costs less than ON
+    -- CONFLICT's speculative one. A key that already has a job (one a concurrent enqueue
+    -- committed while the statement waited for it included) fails the statement on the key's
+    -- unique index; it then runs again without the keys that have a job by then, and the
+    -- failed run's ids stay unused.
+    LOOP
+        BEGIN
+            WITH items AS MATERIALIZED (
+                SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
+                       u.depends_on, u.hash, u.version, gen_random_uuid() AS id,
+                       nextval('pgqueuer_id_seq') AS queue_job_id,
+                       nextval('job_event_seq') AS event_seq
+                FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
+                            v_hashes, v_versions, v_leaders)
+                     WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on,
+                                          hash, version, leader, ord)
+                WHERE u.ord < v_limit AND u.leader = u.ord
+                  AND (NOT v_retry
+                       OR NOT EXISTS (SELECT 1 FROM public.jobs j
+                                      WHERE j.action = u.event_name AND j.event_key = u.event_key))
+            ), inserted AS (
+                INSERT INTO public.jobs (id, action, status, queue_job_id, event_key,
+                                         payload_hash, schema_version, entity_key, event_seq,
+                                         depends_on)
+                SELECT i.id, i.event_name, 'queued', i.queue_job_id, i.event_key, i.hash,
+                       i.version, i.entity_key, i.event_seq, i.depends_on
+                FROM items i
+                RETURNING queue_job_id
+            ), queued AS (
+                INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after,
+                                      dedupe_key, status)
+                SELECT i.queue_job_id, 0, i.event_name,
+                       -- enqueue_job's envelope as jsonb renders it (keys by length, then
+                       -- bytes), written directly: the same bytes without building a jsonb.
+                       convert_to('{"trace": ' || v_trace::text
+                                  || ', "job_id": "' || i.id::text
+                                  || '", "payload": ' || i.payload::text
+                                  || ', "event_key": ' || to_jsonb(i.event_key)::text
+                                  || ', "event_name": ' || to_jsonb(i.event_name)::text
+                                  || ', "payload_version": ' || i.version::text || '}',
+                                  'UTF8'),
+                       now(), i.event_name || ':' || i.event_key, 'queued'
+                FROM items i
+                -- Every identity is written first (the count reads them all), so a key that
+                -- has a job fails on its unique index, not on the queue's dedupe key.
+                WHERE (SELECT count(*) FROM inserted) > 0
+            )
+            SELECT array_agg(i.id ORDER BY s.i), array_agg(i.id IS NOT NULL ORDER BY s.i)
+            INTO v_job_ids, v_created
+            FROM generate_series(1, v_n) AS s(i) LEFT JOIN items i ON i.ord = s.i;
+            EXIT;
+        EXCEPTION WHEN unique_violation THEN
+            GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+            -- Under READ COMMITTED a run sees every job committed before it, so each run again
+            -- is owed to a key committed meanwhile; a snapshot that does not move would
+            -- repeat forever.
+            IF v_constraint IS DISTINCT FROM 'jobs_action_event_key_key'
+               OR current_setting('transaction_isolation') <> 'read committed' THEN
+                RAISE;
+            END IF;
+            v_retry := true;
+        END;
+    END LOOP;
 
     -- Items that resolve to a job: one that existed (committed meanwhile included: a new
     -- statement sees it), or an earlier item of this batch. In item order, as enqueue_job

@@ -553,3 +553,6 @@ BEGIN
 END
 $$;
 DROP FUNCTION payload_fraction_screen(payload_contract_node[]);
+DROP FUNCTION payload_fraction_suspect(text, text);
+-- The stored jsonpaths again as the restored generator writes them.
+UPDATE payload_contracts SET nodes = nodes;

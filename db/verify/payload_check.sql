@@ -10,5 +10,6 @@ SELECT 'payload_fast_check(payload_contract_node[])'::regprocedure;
 SELECT 'payload_walk_problem(text, integer, jsonb)'::regprocedure;
 SELECT 'payload_problem(text, integer, jsonb)'::regprocedure;
 SELECT 'payload_fraction_screen(payload_contract_node[])'::regprocedure;
+SELECT 'payload_fraction_suspect(text, text)'::regprocedure;
 SELECT 1 / count(*) FROM pg_proc
 WHERE proname = 'payload_problem' AND prosrc LIKE '%fraction_screen%';

@@ -175,6 +175,21 @@ async def test_q26_sql_contract_agrees_on_every_supported_construct(
     assert not found, f"{len(found)} of {count} cases disagree:\n" + "\n".join(found[:25])
 
 
+async def test_q26_the_stored_checks_are_those_of_the_deployed_generators(
+    connect: Connect,
+) -> None:
+    """A generated column keeps what its function returned when the row was written, so a
+    change of a generator must rewrite the contracts it deploys after."""
+    conn = await connect()
+    stale = await conn.fetch(
+        "SELECT event_name, payload_version FROM payload_contracts "
+        "WHERE fast_check::text IS DISTINCT FROM payload_fast_check(nodes)::text "
+        "   OR fraction_screen IS DISTINCT FROM payload_fraction_screen(nodes)"
+    )
+    assert await conn.fetchval("SELECT count(*) FROM payload_contracts") > 20
+    assert [tuple(row) for row in stale] == []
+
+
 async def test_q26_valid_payloads_are_decided_by_the_jsonpath_alone(connect: Connect) -> None:
     """The cheap path covers every event without a date-time; the walk is for the rest."""
     conn = await connect()
@@ -210,10 +225,9 @@ SELECT n.event_name, n.field_name, 'number' = ANY (n.json_types) AS is_float
 FROM payload_contract_nodes n
 WHERE n.parent = 0 AND (n.json_types && ARRAY['integer', 'number'])
 """
-# What payload_problem and enqueue's fast path ask before trusting the contract's jsonpath.
+# What payload_problem and enqueue's fast paths ask before trusting the contract's jsonpath.
 SCREENED = """
-SELECT $2::jsonb::text ~ '\\.0+[],}]' AND c.fraction_screen IS NOT NULL
-       AND $2::jsonb::text ~ c.fraction_screen
+SELECT payload_fraction_suspect($2::jsonb::text, c.fraction_screen)
 FROM payload_contracts c WHERE c.event_name = $1
 """
 

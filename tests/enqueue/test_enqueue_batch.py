@@ -349,6 +349,52 @@ async def test_a_batch_waits_for_a_concurrent_enqueue_of_its_key_and_resolves_to
     assert await _counts(observer) == (2, 2, 0)
 
 
+async def test_a_batch_waits_for_a_concurrent_enqueue_of_its_key_and_takes_it_if_that_rolls_back(
+    connect: Connect,
+) -> None:
+    first, batch, observer = await connect(), await connect(), await connect()
+    racing = first.transaction()
+    await racing.start()
+    await enqueue.enqueue_job_raw(
+        first, event_name=XP_EVENT, payload_json=xp_json(2), event_key="xp:race"
+    )
+
+    async def enqueue_batch_of_two() -> list[Enqueued]:
+        async with batch.transaction():
+            return await enqueue_batch.enqueue_jobs(
+                batch,
+                [
+                    BatchItem(XP_EVENT, xp_json(1), "xp:mine"),
+                    BatchItem(XP_EVENT, xp_json(2), "xp:race"),
+                ],
+            )
+
+    task = asyncio.create_task(enqueue_batch_of_two())
+    await eventually(lambda: _waiting_on_a_lock(observer, batch.get_server_pid()), 5, "the wait")
+    await racing.rollback()
+    mine, race = await asyncio.wait_for(task, 5)
+    assert mine.created and race.created
+    assert await _counts(observer) == (2, 2, 0)
+
+
+async def test_a_batch_that_cannot_see_a_key_committed_meanwhile_fails_instead_of_retrying(
+    connect: Connect,
+) -> None:
+    """Each run again must see more committed jobs; a REPEATABLE READ snapshot never does."""
+    batch, other = await connect(), await connect()
+    async with batch.transaction(isolation="repeatable_read"):
+        await batch.fetchval("SELECT count(*) FROM jobs")  # takes the snapshot
+        async with other.transaction():
+            await enqueue.enqueue_job_raw(
+                other, event_name=XP_EVENT, payload_json=xp_json(2), event_key="xp:race"
+            )
+        with pytest.raises(asyncpg.UniqueViolationError, match="jobs_action_event_key_key"):
+            await asyncio.wait_for(
+                enqueue_batch.enqueue_jobs(batch, [BatchItem(XP_EVENT, xp_json(2), "xp:race")]),
+                10,
+            )
+
+
 async def test_entity_keys_are_locked_until_commit_in_item_order(connect: Connect) -> None:
     batch, later, observer = await connect(), await connect(), await connect()
     holding = batch.transaction()

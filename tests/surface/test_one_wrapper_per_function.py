@@ -40,6 +40,7 @@ INTERNAL = {
     "payload_fast_predicate": "builds the contract's jsonpath",
     "payload_fast_check": "the contract table's generated jsonpath column",
     "payload_fraction_screen": "the contract table's generated column of where 5.0 may be",
+    "payload_fraction_suspect": "the fast paths' test of a payload against that column",
     "payload_walk_problem": "part of payload_problem",
     "queue_trace_filter": "enqueue_job's trace allow-list, generated from the SDK's",
     "queue_discard_held": "replaced by recovery_discard; it only refuses, naming it",
