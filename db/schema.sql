@@ -711,18 +711,12 @@ BEGIN
     ), queued AS (
         INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
         SELECT v_queue_id, 0, p_event_name,
-               convert_to(jsonb_build_object(
-                   'job_id', v_job_id,
-                   'event_name', p_event_name,
-                   'event_key', p_event_key,
-                   'payload_version', i.schema_version,
-                   'payload', p_payload,
+               queue_envelope(v_job_id, p_event_name, p_event_key, i.schema_version, c.body,
                    -- Written so that constant folding never filters a trace that is no object.
-                   'trace', CASE WHEN jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}'
-                                 THEN queue_trace_filter(p_trace) ELSE '{}'::jsonb END
-               )::text, 'UTF8'),
+                   CASE WHEN jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}'
+                        THEN queue_trace_filter(p_trace) ELSE '{}'::jsonb END),
                now(), p_event_name || ':' || p_event_key, 'queued'
-        FROM identity i
+        FROM identity i CROSS JOIN checked c
     )
     SELECT v_job_id, 'queued', true INTO job_id, status, created FROM identity;
     IF FOUND THEN
@@ -830,14 +824,7 @@ BEGIN
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
     VALUES (
         v_queue_id, 0, p_event_name,
-        convert_to(jsonb_build_object(
-            'job_id', v_job_id,
-            'event_name', p_event_name,
-            'event_key', p_event_key,
-            'payload_version', v_version,
-            'payload', p_payload,
-            'trace', v_trace
-        )::text, 'UTF8'),
+        queue_envelope(v_job_id, p_event_name, p_event_key, v_version, p_payload::text, v_trace),
         now(), p_event_name || ':' || p_event_key, 'queued'
     );
 
@@ -1001,15 +988,8 @@ BEGIN
                 INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after,
                                       dedupe_key, status)
                 SELECT i.queue_job_id, 0, i.event_name,
-                       -- enqueue_job's envelope as jsonb renders it (keys by length, then
-                       -- bytes), written directly: the same bytes without building a jsonb.
-                       convert_to('{"trace": ' || v_trace::text
-                                  || ', "job_id": "' || i.id::text
-                                  || '", "payload": ' || i.payload::text
-                                  || ', "event_key": ' || to_jsonb(i.event_key)::text
-                                  || ', "event_name": ' || to_jsonb(i.event_name)::text
-                                  || ', "payload_version": ' || i.version::text || '}',
-                                  'UTF8'),
+                       queue_envelope(i.id, i.event_name, i.event_key, i.version,
+                                      i.payload::text, v_trace),
                        now(), i.event_name || ':' || i.event_key, 'queued'
                 FROM items i
                 -- Every identity is written first (the count reads them all), so a key that
@@ -2702,6 +2682,15 @@ CREATE FUNCTION public.queue_entrypoint_metrics() RETURNS TABLE(entrypoint text,
     GROUP BY t.event_name, t.owner
     ORDER BY t.event_name;
 $$;
+
+
+--
+-- Name: queue_envelope(uuid, text, text, integer, text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_envelope(p_job_id uuid, p_event_name text, p_event_key text, p_version integer, p_payload text, p_trace jsonb) RETURNS bytea
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN convert_to((((((((((((('{"trace": '::text || (p_trace)::text) || ', "job_id": "'::text) || (p_job_id)::text) || '", "payload": '::text) || p_payload) || ', "event_key": '::text) || (to_jsonb(p_event_key))::text) || ', "event_name": '::text) || (to_jsonb(p_event_name))::text) || ', "payload_version": '::text) || (p_version)::text) || '}'::text), 'UTF8'::name);
 
 
 --
@@ -7016,6 +7005,13 @@ REVOKE ALL ON FUNCTION public.queue_discard_held(p_job_id uuid, p_actor_id bigin
 --
 
 REVOKE ALL ON FUNCTION public.queue_entrypoint_metrics() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION queue_envelope(p_job_id uuid, p_event_name text, p_event_key text, p_version integer, p_payload text, p_trace jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_envelope(p_job_id uuid, p_event_name text, p_event_key text, p_version integer, p_payload text, p_trace jsonb) FROM PUBLIC;
 
 
 --

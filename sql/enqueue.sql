@@ -1,3 +1,21 @@
+-- A queue row's payload: the envelope the worker reads (genji_sdk.envelope), with the bytes
+-- jsonb renders for that object (keys by length, then by bytes), written from the text of its
+-- parts. p_payload is the payload's JSON text as jsonb renders it, p_trace the filtered trace.
+-- Its body is bound when it is created and it sets nothing, so callers inline it.
+CREATE OR REPLACE FUNCTION queue_envelope(
+    p_job_id uuid, p_event_name text, p_event_key text, p_version integer, p_payload text,
+    p_trace jsonb
+) RETURNS bytea
+LANGUAGE sql
+STABLE PARALLEL SAFE
+RETURN convert_to('{"trace": ' || p_trace::text
+                  || ', "job_id": "' || p_job_id::text
+                  || '", "payload": ' || p_payload
+                  || ', "event_key": ' || to_jsonb(p_event_key)::text
+                  || ', "event_name": ' || to_jsonb(p_event_name)::text
+                  || ', "payload_version": ' || p_version::text || '}',
+                  'UTF8');
+
 -- Creates or resolves the durable job identity and its PGQueuer row inside the caller's
 -- transaction. Never commits. Errors:
 --   GJ001 the event key was already used with a different payload, entity key or parent
@@ -88,18 +106,12 @@ BEGIN
     ), queued AS (
         INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
         SELECT v_queue_id, 0, p_event_name,
-               convert_to(jsonb_build_object(
-                   'job_id', v_job_id,
-                   'event_name', p_event_name,
-                   'event_key', p_event_key,
-                   'payload_version', i.schema_version,
-                   'payload', p_payload,
+               queue_envelope(v_job_id, p_event_name, p_event_key, i.schema_version, c.body,
                    -- Written so that constant folding never filters a trace that is no object.
-                   'trace', CASE WHEN jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}'
-                                 THEN queue_trace_filter(p_trace) ELSE '{}'::jsonb END
-               )::text, 'UTF8'),
+                   CASE WHEN jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}'
+                        THEN queue_trace_filter(p_trace) ELSE '{}'::jsonb END),
                now(), p_event_name || ':' || p_event_key, 'queued'
-        FROM identity i
+        FROM identity i CROSS JOIN checked c
     )
     SELECT v_job_id, 'queued', true INTO job_id, status, created FROM identity;
     IF FOUND THEN
@@ -207,14 +219,7 @@ BEGIN
     INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key, status)
     VALUES (
         v_queue_id, 0, p_event_name,
-        convert_to(jsonb_build_object(
-            'job_id', v_job_id,
-            'event_name', p_event_name,
-            'event_key', p_event_key,
-            'payload_version', v_version,
-            'payload', p_payload,
-            'trace', v_trace
-        )::text, 'UTF8'),
+        queue_envelope(v_job_id, p_event_name, p_event_key, v_version, p_payload::text, v_trace),
         now(), p_event_name || ':' || p_event_key, 'queued'
     );
 

@@ -168,15 +168,8 @@ BEGIN
                 INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after,
                                       dedupe_key, status)
                 SELECT i.queue_job_id, 0, i.event_name,
-                       -- enqueue_job's envelope as jsonb renders it (keys by length, then
-                       -- bytes), written directly: the same bytes without building a jsonb.
-                       convert_to('{"trace": ' || v_trace::text
-                                  || ', "job_id": "' || i.id::text
-                                  || '", "payload": ' || i.payload::text
-                                  || ', "event_key": ' || to_jsonb(i.event_key)::text
-                                  || ', "event_name": ' || to_jsonb(i.event_name)::text
-                                  || ', "payload_version": ' || i.version::text || '}',
-                                  'UTF8'),
+                       queue_envelope(i.id, i.event_name, i.event_key, i.version,
+                                      i.payload::text, v_trace),
                        now(), i.event_name || ':' || i.event_key, 'queued'
                 FROM items i
                 -- Every identity is written first (the count reads them all), so a key that

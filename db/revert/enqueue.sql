@@ -181,3 +181,4 @@ AS $$
     SELECT * FROM enqueue_job(p_event_name, p_payload, p_event_key, p_entity_key, p_depends_on,
                               p_schema_version, p_trace, NULL::uuid)
 $$;
+DROP FUNCTION queue_envelope(uuid, text, text, integer, text, jsonb);

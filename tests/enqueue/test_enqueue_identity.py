@@ -143,6 +143,57 @@ async def test_envelope_carries_the_public_uuid_and_only_allowlisted_trace(
     assert "secret" not in body
 
 
+# Keys jsonb must escape, and the rendering of one (quotes, backslash, control, non-ASCII).
+AWKWARD_KEYS = ['xp:"quoted"', "xp:back\\slash", "xp:tab\tnew\nline", "xp:é✓"]
+
+
+async def test_every_enqueue_path_writes_the_envelope_as_jsonb_renders_it(
+    connect: Connect,
+) -> None:
+    """The one statement, the step-by-step path and the batch all write queue_envelope's
+    bytes: jsonb reads each back to exactly the same text, and to the fields given."""
+    conn = await connect()
+    trace = '{"traceparent": "00-abc-def-01"}'
+    async with conn.transaction():
+        await conn.execute(  # the one statement
+            "SELECT enqueue_job('api.xp.grant', $1::jsonb, $2, NULL, NULL, NULL, $3::jsonb)",
+            sample_json(XP_EVENT),
+            AWKWARD_KEYS[0],
+            trace,
+        )
+        await conn.execute(  # a named job id takes the step-by-step path
+            "SELECT enqueue_job('api.xp.grant', $1::jsonb, $2, NULL, NULL, NULL, $3::jsonb, "
+            "gen_random_uuid())",
+            sample_json(XP_EVENT),
+            AWKWARD_KEYS[1],
+            trace,
+        )
+        await conn.execute(
+            "SELECT enqueue_jobs(ARRAY['api.xp.grant', 'api.xp.grant'], ARRAY[$1, $1]::jsonb[], "
+            "$2::text[], NULL, NULL, NULL, $3::jsonb)",
+            sample_json(XP_EVENT),
+            AWKWARD_KEYS[2:],
+            trace,
+        )
+    rows = await conn.fetch(
+        "SELECT j.id, j.event_key, convert_from(q.payload, 'UTF8') AS body, "
+        "convert_from(q.payload, 'UTF8')::jsonb::text AS rendered "
+        "FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id ORDER BY q.id"
+    )
+    assert [row["event_key"] for row in rows] == AWKWARD_KEYS
+    for row in rows:
+        assert row["body"] == row["rendered"]
+        envelope = json.loads(row["body"])
+        assert envelope == {
+            "trace": json.loads(trace),
+            "job_id": str(row["id"]),
+            "payload": json.loads(sample_json(XP_EVENT)),
+            "event_key": row["event_key"],
+            "event_name": XP_EVENT,
+            "payload_version": 1,
+        }
+
+
 async def test_sql_caller_cannot_store_credentials_in_trace(connect: Connect) -> None:
     conn = await connect()
     await conn.execute(
