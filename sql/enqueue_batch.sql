@@ -140,7 +140,7 @@ BEGIN
     -- CONFLICT's speculative one. A key that already has a job (one a concurrent enqueue
     -- committed while the statement waited for it included) fails the statement on the key's
     -- unique index; it then runs again without the keys that have a job by then, and the
-    -- failed run's ids stay unused.
+    -- failed run's ids stay unused. The block's subtransaction is taken at every call.
     LOOP
         BEGIN
             WITH items AS MATERIALIZED (
@@ -182,12 +182,19 @@ BEGIN
             EXIT;
         EXCEPTION WHEN unique_violation THEN
             GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
-            -- Under READ COMMITTED a run sees every job committed before it, so each run again
-            -- is owed to a key committed meanwhile; a snapshot that does not move would
-            -- repeat forever.
-            IF v_constraint IS DISTINCT FROM 'jobs_action_event_key_key'
-               OR current_setting('transaction_isolation') <> 'read committed' THEN
+            IF v_constraint IS DISTINCT FROM 'jobs_action_event_key_key' THEN
                 RAISE;
+            END IF;
+            -- Under READ COMMITTED each run sees every job committed before it, so each run
+            -- again is owed to a key committed meanwhile. A snapshot that does not move sees
+            -- all it ever will on the second run: a key that fails that one was committed by a
+            -- transaction it cannot see, the serialization failure ON CONFLICT would raise.
+            IF v_retry
+               AND current_setting('transaction_isolation') IN ('repeatable read', 'serializable')
+            THEN
+                RAISE EXCEPTION 'could not serialize access due to a concurrent enqueue of an '
+                                'event key of this batch'
+                    USING ERRCODE = 'serialization_failure';
             END IF;
             v_retry := true;
         END;
