@@ -2592,6 +2592,7 @@ $$;
 CREATE FUNCTION public.queue_complete_many(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[]) RETURNS boolean[]
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_written boolean[];

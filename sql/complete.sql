@@ -21,6 +21,9 @@ RETURNS boolean[]
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = public, pg_temp
+-- Its statement takes arrays, so with the default plan cache mode the custom plan always looks
+-- cheaper and the statement is planned afresh at every flush; the generic plan suits any flush.
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
     v_written boolean[];

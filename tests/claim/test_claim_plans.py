@@ -20,15 +20,6 @@ OTHER = "api.newsfeed.create"
 CALLS = 8
 
 
-async def test_queue_claim_plans_its_statements_once_per_session(connect: Connect) -> None:
-    owner = await connect()
-    config = await owner.fetchval(
-        "SELECT proconfig FROM pg_proc WHERE oid = "
-        "'queue_claim(uuid, text[], integer, integer, interval)'::regprocedure"
-    )
-    assert "plan_cache_mode=force_generic_plan" in config
-
-
 async def test_q08_claims_on_the_session_plans_take_jobs_in_priority_order_one_per_event(
     connect: Connect,
 ) -> None:
