@@ -12,6 +12,10 @@ inlines do not appear, their time is their caller's. A third lists the statement
 functions and triggers ran (pg_stat_statements.track = all), whose time is also their
 caller's.
 
+A last table per case samples the worker's backend with Linux perf during one more drain, of
+three times as many jobs for more samples (backend_profile.py): its CPU by stage of statement
+processing, executor start-up included, which pg_stat_statements does not time.
+
     uv run --frozen python bench/drain_parts.py [--quick]
 """
 
@@ -23,8 +27,10 @@ import time
 from collections.abc import Sequence
 
 import asyncpg
+from backend_profile import print_profile, sampled
 from common import (
     FSYNC_OFF,
+    OWNER,
     Database,
     StatementCounter,
     bench_cluster,
@@ -34,13 +40,14 @@ from common import (
     print_table,
     until,
 )
-from drain import CASES, QUEUE_BUSY_SQL, fill_queue
+from drain import CASES, QUEUE_BUSY_SQL, STOCK_APPLICATION, Drain, fill_queue
 from genji_devstack.cluster import PgCluster
 
 DATABASE = "genji_bench_drain_parts"
 JOBS = 300
 QUICK_JOBS = 100
 SHOWN = 6
+PROFILED_RUNS = 3
 
 PRELOAD_SQL = "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
 TRACK_FUNCTIONS_SQL = "ALTER SYSTEM SET track_functions = 'pl'"
@@ -68,6 +75,12 @@ SHOWN_FUNCTIONS = 12
 # The statements the functions and triggers ran, each counted again in its caller's time.
 NESTED_SQL = STATEMENTS_SQL.replace("WHERE toplevel", "WHERE NOT toplevel")
 SHOWN_NESTED = 12
+WORKER_PID_SQL = """
+SELECT pid FROM pg_stat_activity
+WHERE datname = current_database() AND application_name = ANY ($1::text[])
+"""
+WORKER_APPLICATIONS = [STOCK_APPLICATION, f"genji-{OWNER}-worker"]
+QUEUED_SQL = "SELECT count(*) FROM pgqueuer"
 OTHER_SESSIONS_SQL = """
 SELECT count(*) FROM pg_stat_activity
 WHERE datname = current_database() AND pid <> ALL ($1::integer[])
@@ -120,9 +133,47 @@ async def measure(n: int) -> None:
                 report(name, n, wall_us, rows)
                 report_functions(name, n, await admin.fetch(FUNCTIONS_SQL))
                 report_nested(name, n, await admin.fetch(NESTED_SQL, PROBE_NORMALIZED))
+                await profile(database, admin, conn, name, drain, PROFILED_RUNS * n)
         finally:
             await conn.close()
             await admin.close()
+
+
+async def profile(
+    database: Database,
+    admin: asyncpg.Connection,
+    conn: asyncpg.Connection,
+    name: str,
+    drain: Drain,
+    n: int,
+) -> None:
+    """One more drain of `n` jobs, its worker's backend sampled from when its session is up."""
+    filler = await database.connect()
+    await fill_queue(database, filler, n)
+    await filler.close()
+    await only_sessions_left(admin, {admin, conn})
+    runner = asyncio.create_task(drain(database, conn, StatementCounter()))
+    pids: list[int] = []
+
+    async def connected() -> bool:
+        pids[:] = [row["pid"] for row in await admin.fetch(WORKER_PID_SQL, WORKER_APPLICATIONS)]
+        return len(pids) == 1 or runner.done()
+
+    await until(connected, "the worker's session", interval=0.005)
+    if runner.done():
+        runner.result()
+        print(f"\n{name}: CPU profile skipped (the drain ended before it could begin)")
+        return
+
+    async def drained() -> bool:
+        return runner.done() or not await admin.fetchval(QUEUE_BUSY_SQL)
+
+    # The sampling ends while the worker's session is still there to be read.
+    async with sampled(pids[0]) as samples:
+        left = await admin.fetchval(QUEUED_SQL)
+        await until(drained, "the drain")
+    await runner
+    print_profile(f"{name}, the last {left} jobs", samples, left)
 
 
 async def only_sessions_left(admin: asyncpg.Connection, kept: set[asyncpg.Connection]) -> None:
