@@ -30,6 +30,7 @@ from common import print_table
 FREQUENCY_HZ = 999
 _STOP_TIMEOUT_S = 30
 _STARTED_TIMEOUT_S = 10
+_SCRIPT_TIMEOUT_S = 120
 
 # Stages, each named by the PostgreSQL functions that begin it. A sample goes to the stage of
 # the innermost such function on its stack; a sample with none is "other".
@@ -39,7 +40,17 @@ STAGES: Sequence[tuple[str, frozenset[str]]] = (
     ("executor shutdown", frozenset({"standard_ExecutorEnd"})),
     (
         "parse, plan, plan cache",
-        frozenset({"GetCachedPlan", "pg_parse_query", "pg_analyze_and_rewrite_fixedparams"}),
+        frozenset(
+            {
+                "GetCachedPlan",
+                "pg_plan_queries",
+                "pg_plan_query",
+                "raw_parser",
+                "pg_analyze_and_rewrite_fixedparams",
+                "pg_analyze_and_rewrite_varparams",
+                "pg_analyze_and_rewrite_withcb",
+            }
+        ),
     ),
     ("PL/pgSQL interpreter", frozenset({"plpgsql_exec_function", "plpgsql_exec_trigger"})),
     ("SET clauses of functions", frozenset({"ProcessGUCArray", "AtEOXact_GUC"})),
@@ -60,11 +71,12 @@ STAGES: Sequence[tuple[str, frozenset[str]]] = (
     ("parameters in, rows out", frozenset({"OidReceiveFunctionCall", "printtup"})),
     (
         "client messages and sockets",
-        frozenset({"secure_read", "secure_write", "pq_getbyte", "__send", "__recv", "epoll_wait"}),
+        frozenset({"secure_read", "secure_write", "pq_getbyte", "__send", "__recv"}),
     ),
 )
 OTHER = "other"
-# Counted across stages: what a statement's triggers took, wherever it was charged.
+# Counted across stages: what the AFTER triggers fired at a statement's end took, wherever it
+# was charged.
 TRIGGERS = "AfterTriggerEndQuery"
 _STAGE_OF = {name: stage for stage, names in STAGES for name in names}
 _FRAME = re.compile(r"^\s+[0-9a-f]+\s+(\S+?)(?:\+0x[0-9a-f]+)?\s+\(")
@@ -132,7 +144,9 @@ async def sampled(pid: int) -> AsyncIterator[Profile]:
             stderr=asyncio.subprocess.PIPE,
         )
         try:
-            # perf writes its file's header once it is attached.
+            # perf creates its file before it attaches, so the first samples may come a little
+            # after the window opens: the shares are of the samples taken, and apply to the
+            # backend's CPU time over the whole window.
             deadline = time.monotonic() + _STARTED_TIMEOUT_S
             while not data.exists() and recorder.returncode is None:
                 if time.monotonic() > deadline:
@@ -141,16 +155,24 @@ async def sampled(pid: int) -> AsyncIterator[Profile]:
             began, cpu = time.perf_counter(), _cpu_seconds(pid)
             yield profile
             profile.wall_s = time.perf_counter() - began
-            profile.cpu_s = _cpu_seconds(pid) - cpu
+            ended = _cpu_seconds(pid)
+            if cpu is None or ended is None:
+                profile.skipped = "the backend exited while it was sampled"
+            else:
+                profile.cpu_s = ended - cpu
         finally:
             await _stop(recorder, profile)
         if profile.skipped is None:
             await asyncio.to_thread(_read, data, profile)
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process `pid` so far; the process must still run."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_seconds(pid: int) -> float | None:
+    """User and system CPU time of process `pid` so far; None once it has exited."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
     # utime and stime are the 14th and 15th fields; the split starts at the 3rd.
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -174,13 +196,18 @@ def _read(data: Path, profile: Profile) -> None:
     if not data.exists() or data.stat().st_size == 0:
         profile.skipped = "perf record wrote nothing"
         return
-    script = subprocess.run(
-        ["perf", "script", "-i", str(data)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PAGER": "cat"},
-    )
+    try:
+        script = subprocess.run(
+            ["perf", "script", "--no-inline", "-i", str(data)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PAGER": "cat"},
+            timeout=_SCRIPT_TIMEOUT_S,
+        )
+    except subprocess.TimeoutExpired:
+        profile.skipped = "perf script did not finish"
+        return
     parsed = parse_perf_script(iter(script.stdout.splitlines()))
     if parsed.samples == 0:
         profile.skipped = "perf recorded no sample of the backend"
@@ -192,6 +219,8 @@ def _read(data: Path, profile: Profile) -> None:
 
 def print_profile(title: str, profile: Profile, jobs: int) -> None:
     """The share of the backend's sampled CPU per stage, and its CPU microseconds per job."""
+    if profile.skipped is None and jobs < 1:
+        profile.skipped = "no job ran while it was sampled"
     if profile.skipped is not None:
         print(f"\n{title}: CPU profile skipped ({profile.skipped})")
         return

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 import asyncpg
 from backend_profile import print_profile, sampled
@@ -48,10 +48,19 @@ JOBS = 300
 QUICK_JOBS = 100
 SHOWN = 6
 PROFILED_RUNS = 3
+# The profile's window closes with this many jobs still queued, before the worker stops.
+PROFILE_TAIL = 10
 
 PRELOAD_SQL = "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
 TRACK_FUNCTIONS_SQL = "ALTER SYSTEM SET track_functions = 'pl'"
 TRACK_NESTED_SQL = "ALTER SYSTEM SET pg_stat_statements.track = 'all'"
+# Off while a backend is sampled: their hooks run around the executor's and would be charged
+# to its stages.
+UNTRACKED_SQL = (
+    "ALTER SYSTEM SET track_functions = 'none'",
+    "ALTER SYSTEM SET pg_stat_statements.track = 'none'",
+)
+NESTED_TRACKING_SQL = "SHOW pg_stat_statements.track"
 RESET_SQL = "SELECT pg_stat_statements_reset()"
 # Function statistics of the database: statements_database turns them on.
 RESET_FUNCTIONS_SQL = "SELECT pg_stat_reset()"
@@ -147,12 +156,35 @@ async def profile(
     drain: Drain,
     n: int,
 ) -> None:
-    """One more drain of `n` jobs, its worker's backend sampled from when its session is up."""
+    """One more drain of `n` jobs without statistics, its worker's backend sampled from soon
+    after its session is up until a few jobs are left."""
     filler = await database.connect()
     await fill_queue(database, filler, n)
     await filler.close()
     await only_sessions_left(admin, {admin, conn})
-    runner = asyncio.create_task(drain(database, conn, StatementCounter()))
+    await tracking(admin, on=False)
+    try:
+        await sampled_drain(admin, name, drain(database, conn, StatementCounter()))
+    finally:
+        await tracking(admin, on=True)
+
+
+async def tracking(admin: asyncpg.Connection, *, on: bool) -> None:
+    """Statement and function statistics on, as statements_database set them, or off."""
+    for statement in (TRACK_FUNCTIONS_SQL, TRACK_NESTED_SQL) if on else UNTRACKED_SQL:
+        await admin.execute(statement)
+    await admin.execute("SELECT pg_reload_conf()")
+    wanted = "all" if on else "none"
+
+    async def applied() -> bool:
+        return bool(await admin.fetchval(NESTED_TRACKING_SQL) == wanted)
+
+    await until(applied, "the statistics settings to apply")
+
+
+async def sampled_drain(admin: asyncpg.Connection, name: str, drain: Awaitable[float]) -> None:
+    """Run `drain`, sampling its worker's backend."""
+    runner = asyncio.ensure_future(drain)
     pids: list[int] = []
 
     async def connected() -> bool:
@@ -165,15 +197,16 @@ async def profile(
         print(f"\n{name}: CPU profile skipped (the drain ended before it could begin)")
         return
 
-    async def drained() -> bool:
-        return runner.done() or not await admin.fetchval(QUEUE_BUSY_SQL)
+    async def near_the_end() -> bool:
+        return runner.done() or await admin.fetchval(QUEUED_SQL) <= PROFILE_TAIL
 
-    # The sampling ends while the worker's session is still there to be read.
+    # The sampling ends while the worker still runs, so its backend's CPU time can be read.
     async with sampled(pids[0]) as samples:
         left = await admin.fetchval(QUEUED_SQL)
-        await until(drained, "the drain")
+        await until(near_the_end, "the drain's last jobs", interval=0.005)
+        jobs = left - await admin.fetchval(QUEUED_SQL)
     await runner
-    print_profile(f"{name}, the last {left} jobs", samples, left)
+    print_profile(f"{name}, {jobs} jobs", samples, jobs)
 
 
 async def only_sessions_left(admin: asyncpg.Connection, kept: set[asyncpg.Connection]) -> None:
@@ -183,7 +216,7 @@ async def only_sessions_left(admin: asyncpg.Connection, kept: set[asyncpg.Connec
 
     async def gone() -> bool:
         others = await admin.fetchval(OTHER_SESSIONS_SQL, pids)
-        return others == 0
+        return bool(others == 0)
 
     await until(gone, "the database's other sessions to exit")
 

@@ -2905,7 +2905,8 @@ BEGIN
         RETURNING j.id
     ), removed AS (
         -- A prunable job has no log inside the retention (checked above), so the bound
-        -- removes the same rows and lets the delete join the old logs it already read.
+        -- removes the same rows, and the delete reads the old logs by their time instead of
+        -- probing the log index once per job.
         DELETE FROM pgqueuer_log l USING prunable p
         WHERE l.job_id = p.job_id AND l.created < now() - p_retention
         RETURNING l.job_id
