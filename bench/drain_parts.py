@@ -12,9 +12,10 @@ inlines do not appear, their time is their caller's. A third lists the statement
 functions and triggers ran (pg_stat_statements.track = all), whose time is also their
 caller's.
 
-A last table per case samples the worker's backend with Linux perf during one more drain, of
-three times as many jobs for more samples (backend_profile.py): its CPU by stage of statement
-processing, executor start-up included, which pg_stat_statements does not time.
+A last table per case samples the worker's backend with Linux perf during one more drain of N
+jobs (backend_profile.py): its CPU by stage of statement processing, executor start-up
+included, which pg_stat_statements does not time. (Not more jobs: with 900 queued, stock
+PGQueuer's dequeue statement is planned afresh at every call, which it is not at 300.)
 
     uv run --frozen python bench/drain_parts.py [--quick]
 """
@@ -47,7 +48,6 @@ DATABASE = "genji_bench_drain_parts"
 JOBS = 300
 QUICK_JOBS = 100
 SHOWN = 6
-PROFILED_RUNS = 3
 # The profile's window closes with this many jobs still queued, before the worker stops.
 PROFILE_TAIL = 10
 
@@ -142,7 +142,7 @@ async def measure(n: int) -> None:
                 report(name, n, wall_us, rows)
                 report_functions(name, n, await admin.fetch(FUNCTIONS_SQL))
                 report_nested(name, n, await admin.fetch(NESTED_SQL, PROBE_NORMALIZED))
-                await profile(database, admin, conn, name, drain, PROFILED_RUNS * n)
+                await profile(database, admin, conn, name, drain, n)
         finally:
             await conn.close()
             await admin.close()
