@@ -12,6 +12,11 @@ inlines do not appear, their time is their caller's. A third lists the statement
 functions and triggers ran (pg_stat_statements.track = all), whose time is also their
 caller's.
 
+A last table per case samples the worker's backend with Linux perf during one more drain of N
+jobs (backend_profile.py): its CPU by stage of statement processing, executor start-up
+included, which pg_stat_statements does not time. (Not more jobs: with 900 queued, stock
+PGQueuer's dequeue statement is planned afresh at every call, which it is not at 300.)
+
     uv run --frozen python bench/drain_parts.py [--quick]
 """
 
@@ -20,11 +25,13 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 import asyncpg
+from backend_profile import print_profile, sampled
 from common import (
     FSYNC_OFF,
+    OWNER,
     Database,
     StatementCounter,
     bench_cluster,
@@ -34,17 +41,26 @@ from common import (
     print_table,
     until,
 )
-from drain import CASES, QUEUE_BUSY_SQL, fill_queue
+from drain import CASES, QUEUE_BUSY_SQL, STOCK_APPLICATION, Drain, fill_queue
 from genji_devstack.cluster import PgCluster
 
 DATABASE = "genji_bench_drain_parts"
 JOBS = 300
 QUICK_JOBS = 100
 SHOWN = 6
+# The profile's window closes with this many jobs still queued, before the worker stops.
+PROFILE_TAIL = 10
 
 PRELOAD_SQL = "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
 TRACK_FUNCTIONS_SQL = "ALTER SYSTEM SET track_functions = 'pl'"
 TRACK_NESTED_SQL = "ALTER SYSTEM SET pg_stat_statements.track = 'all'"
+# Off while a backend is sampled: their hooks run around the executor's and would be charged
+# to its stages.
+UNTRACKED_SQL = (
+    "ALTER SYSTEM SET track_functions = 'none'",
+    "ALTER SYSTEM SET pg_stat_statements.track = 'none'",
+)
+NESTED_TRACKING_SQL = "SHOW pg_stat_statements.track"
 RESET_SQL = "SELECT pg_stat_statements_reset()"
 # Function statistics of the database: statements_database turns them on.
 RESET_FUNCTIONS_SQL = "SELECT pg_stat_reset()"
@@ -68,6 +84,12 @@ SHOWN_FUNCTIONS = 12
 # The statements the functions and triggers ran, each counted again in its caller's time.
 NESTED_SQL = STATEMENTS_SQL.replace("WHERE toplevel", "WHERE NOT toplevel")
 SHOWN_NESTED = 12
+WORKER_PID_SQL = """
+SELECT pid FROM pg_stat_activity
+WHERE datname = current_database() AND application_name = ANY ($1::text[])
+"""
+WORKER_APPLICATIONS = [STOCK_APPLICATION, f"genji-{OWNER}-worker"]
+QUEUED_SQL = "SELECT count(*) FROM pgqueuer"
 OTHER_SESSIONS_SQL = """
 SELECT count(*) FROM pg_stat_activity
 WHERE datname = current_database() AND pid <> ALL ($1::integer[])
@@ -120,9 +142,71 @@ async def measure(n: int) -> None:
                 report(name, n, wall_us, rows)
                 report_functions(name, n, await admin.fetch(FUNCTIONS_SQL))
                 report_nested(name, n, await admin.fetch(NESTED_SQL, PROBE_NORMALIZED))
+                await profile(database, admin, conn, name, drain, n)
         finally:
             await conn.close()
             await admin.close()
+
+
+async def profile(
+    database: Database,
+    admin: asyncpg.Connection,
+    conn: asyncpg.Connection,
+    name: str,
+    drain: Drain,
+    n: int,
+) -> None:
+    """One more drain of `n` jobs without statistics, its worker's backend sampled from soon
+    after its session is up until a few jobs are left."""
+    filler = await database.connect()
+    await fill_queue(database, filler, n)
+    await filler.close()
+    await only_sessions_left(admin, {admin, conn})
+    await tracking(admin, on=False)
+    try:
+        await sampled_drain(admin, name, drain(database, conn, StatementCounter()))
+    finally:
+        await tracking(admin, on=True)
+
+
+async def tracking(admin: asyncpg.Connection, *, on: bool) -> None:
+    """Statement and function statistics on, as statements_database set them, or off."""
+    for statement in (TRACK_FUNCTIONS_SQL, TRACK_NESTED_SQL) if on else UNTRACKED_SQL:
+        await admin.execute(statement)
+    await admin.execute("SELECT pg_reload_conf()")
+    wanted = "all" if on else "none"
+
+    async def applied() -> bool:
+        return bool(await admin.fetchval(NESTED_TRACKING_SQL) == wanted)
+
+    await until(applied, "the statistics settings to apply")
+
+
+async def sampled_drain(admin: asyncpg.Connection, name: str, drain: Awaitable[float]) -> None:
+    """Run `drain`, sampling its worker's backend."""
+    runner = asyncio.ensure_future(drain)
+    pids: list[int] = []
+
+    async def connected() -> bool:
+        pids[:] = [row["pid"] for row in await admin.fetch(WORKER_PID_SQL, WORKER_APPLICATIONS)]
+        return len(pids) == 1 or runner.done()
+
+    await until(connected, "the worker's session", interval=0.005)
+    if runner.done():
+        runner.result()
+        print(f"\n{name}: CPU profile skipped (the drain ended before it could begin)")
+        return
+
+    async def near_the_end() -> bool:
+        return runner.done() or await admin.fetchval(QUEUED_SQL) <= PROFILE_TAIL
+
+    # The sampling ends while the worker still runs, so its backend's CPU time can be read.
+    async with sampled(pids[0]) as samples:
+        left = await admin.fetchval(QUEUED_SQL)
+        await until(near_the_end, "the drain's last jobs", interval=0.005)
+        jobs = left - await admin.fetchval(QUEUED_SQL)
+    await runner
+    print_profile(f"{name}, {jobs} jobs", samples, jobs)
 
 
 async def only_sessions_left(admin: asyncpg.Connection, kept: set[asyncpg.Connection]) -> None:
@@ -132,7 +216,7 @@ async def only_sessions_left(admin: asyncpg.Connection, kept: set[asyncpg.Connec
 
     async def gone() -> bool:
         others = await admin.fetchval(OTHER_SESSIONS_SQL, pids)
-        return others == 0
+        return bool(others == 0)
 
     await until(gone, "the database's other sessions to exit")
 

@@ -23,7 +23,10 @@ The steps take turns transaction by transaction (the first to go rotates), so ev
 meets the same machine, disk and table sizes; the tables are truncated between rounds. A
 step's extra cost per job is its median transaction time (p50, which scheduling stalls on a
 shared machine move least) minus the step before's; the shares say how much of the way from
-the floor to the API's enqueue_job each part explains.
+the floor to the API's enqueue_job each part explains. Then the one-statement function and
+the real one run once more each, alone and five times as long, their backend sampled with Linux perf
+(backend_profile.py): the CPU of a transaction by stage of statement processing, which
+splits the real function's extra cost into executor start-up, run, triggers and the rest.
 
     uv run --frozen python bench/enqueue_parts.py [--quick]
 """
@@ -37,6 +40,7 @@ import time
 from collections.abc import Sequence
 
 import asyncpg
+from backend_profile import Profile, print_profile, sampled
 from common import (
     EVENT,
     FSYNC_OFF,
@@ -184,6 +188,31 @@ async def interleaved(
     return samples
 
 
+# The steps whose backend is sampled: the one-statement function and the real one, each for
+# this many times the round's transactions, for enough samples.
+PROFILED = ("+ PL/pgSQL call", "SQL enqueue_job")
+PROFILED_RUNS = 5
+
+
+async def profiled(
+    database: Database, conn: asyncpg.Connection, steps: Sequence[Case], sizes: Sizes
+) -> list[tuple[str, Profile]]:
+    """Each step of PROFILED alone, its backend sampled."""
+    profiles = []
+    seqs = itertools.count()
+    for step in steps:
+        if step.name not in PROFILED:
+            continue
+        await reset(database, conn)
+        for _ in range(sizes.warmup):
+            await step.step(next(seqs))
+        async with sampled(conn.get_server_pid()) as profile:
+            for _ in range(PROFILED_RUNS * sizes.n):
+                await step.step(next(seqs))
+        profiles.append((step.name, profile))
+    return profiles
+
+
 def report(samples: dict[str, list[float]]) -> None:
     p50 = {name: statistics.median(values) for name, values in samples.items()}
     names = list(p50)
@@ -218,10 +247,15 @@ async def run(quick: bool) -> None:
             await conn.execute(ONE_STATEMENT_DDL)
             print(f"\n{await describe_server(conn, FSYNC_OFF)}; one asyncpg connection")
             print(f"  {sizes.n} transactions per step per round, {sizes.rounds} rounds")
-            samples = await interleaved(database, conn, build_ladder(conn), sizes)
+            ladder = build_ladder(conn)
+            samples = await interleaved(database, conn, ladder, sizes)
+            profiles = await profiled(database, conn, ladder, sizes)
         finally:
             await conn.close()
     report(samples)
+    for name, profile in profiles:
+        runs = PROFILED_RUNS * sizes.n
+        print_profile(f"{name}, {runs} transactions", profile, runs)
 
 
 if __name__ == "__main__":

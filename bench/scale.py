@@ -110,7 +110,7 @@ SIZES = Sizes(
     history=(10_000, 100_000, 1_000_000),
     backlog=10_000,
     rounds=5,
-    samples={ENQUEUE: 60, START: 20, ENTITY: 40, STATUS_OLD: 400, STATUS_LIVE: 400, PRUNE: 2},
+    samples={ENQUEUE: 60, START: 20, ENTITY: 40, STATUS_OLD: 400, STATUS_LIVE: 400, PRUNE: 6},
 )
 QUICK = Sizes(
     history=(2_000, 20_000),

@@ -1,0 +1,1 @@
+DROP FUNCTION queue_prune_logs(interval, integer);

@@ -1,0 +1,1 @@
+SELECT 'queue_prune_logs(interval, integer)'::regprocedure;
