@@ -1,6 +1,7 @@
 """queue_claim runs on generic plans, planned once per session: the plan cache's cost comparison
 would otherwise plan its writing statement, and for a worker of few events its candidate scan,
-afresh at every call. The claims it makes on those plans stay the ones the rules name."""
+afresh at every call. The claims it makes on those plans stay the ones the rules name, and its
+guard's plan reads nothing the manager's finished jobs left behind."""
 
 from datetime import timedelta
 from uuid import uuid4
