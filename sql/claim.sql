@@ -45,12 +45,16 @@ BEGIN
         RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
             USING ERRCODE = 'GJ003';
     END IF;
-    -- Every guard in one statement, whose plan the session caches.
+    -- Every guard in one statement, whose plan the session caches. The manager's running jobs
+    -- are counted among all running ones (at most one per event), not through the manager's
+    -- index: that index keeps an entry of every job the manager ever claimed until a vacuum,
+    -- and a bitmap scan of it would read them all at every claim.
     SELECT s.stale_heartbeat,
            (SELECT array_agg(t.event_name) FROM queue_event_types t
             WHERE t.event_name = ANY (p_entrypoints) AND (t.owner = 'bot' OR NOT w.is_worker)),
-           (SELECT least(p_batch, coalesce(p_worker_limit, p_batch) - count(*)) FROM pgqueuer q
-            WHERE q.queue_manager_id = p_manager AND q.status = 'picked'),
+           (SELECT least(p_batch, coalesce(p_worker_limit, p_batch)
+                                  - count(*) FILTER (WHERE q.queue_manager_id = p_manager))
+            FROM pgqueuer q WHERE q.status = 'picked'),
            queue_may_act_for(p_manager)
     INTO STRICT v_stale, v_names, v_room, v_may_act
     FROM queue_settings s CROSS JOIN (SELECT queue_session_is_worker() AS is_worker) w;
