@@ -1,8 +1,9 @@
 """The real API served for bench/api_submissions.py, with two timers added around it.
 
   request   whole-request server time: from the ASGI call's start until the response is sent
-  enqueue   every call of the typed SQL enqueue wrapper (module genji_queue.enqueue), which
-            the API's enqueue, and so every producer, looks up at call time
+  enqueue   every call of the typed SQL enqueue wrappers (genji_queue.enqueue's enqueue_job_raw
+            and genji_queue.enqueue_batch's enqueue_jobs), which the API's enqueue_job and
+            enqueue_jobs, and so every producer, look up at call time
 
 `GET /__bench/stats` returns both totals and their counts as JSON and `POST /__bench/reset`
 zeroes them; both are answered before the application and counted by neither timer.
@@ -21,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import genji_queue.enqueue
+import genji_queue.enqueue_batch
 import uvicorn
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
@@ -44,18 +46,28 @@ class Totals:
 
 
 def time_enqueue(totals: Totals) -> None:
-    """Replace genji_queue.enqueue.enqueue_job_raw with a timed call of itself."""
-    original = genji_queue.enqueue.enqueue_job_raw
+    """Replace genji_queue's enqueue_job_raw and enqueue_jobs with timed calls of themselves."""
+    one = genji_queue.enqueue.enqueue_job_raw
+    batch = genji_queue.enqueue_batch.enqueue_jobs
 
-    async def timed(*args: Any, **kwargs: Any) -> genji_queue.enqueue.Enqueued:
+    async def timed_one(*args: Any, **kwargs: Any) -> genji_queue.enqueue.Enqueued:
         began = time.perf_counter()
         try:
-            return await original(*args, **kwargs)
+            return await one(*args, **kwargs)
         finally:
             totals.enqueue_s += time.perf_counter() - began
             totals.enqueues += 1
 
-    genji_queue.enqueue.enqueue_job_raw = timed
+    async def timed_batch(*args: Any, **kwargs: Any) -> list[genji_queue.enqueue.Enqueued]:
+        began = time.perf_counter()
+        try:
+            return await batch(*args, **kwargs)
+        finally:
+            totals.enqueue_s += time.perf_counter() - began
+            totals.enqueues += 1
+
+    genji_queue.enqueue.enqueue_job_raw = timed_one
+    genji_queue.enqueue_batch.enqueue_jobs = timed_batch
 
 
 class TimedApp:
