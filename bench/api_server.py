@@ -17,9 +17,9 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import genji_queue.enqueue
 import genji_queue.enqueue_batch
@@ -33,6 +33,9 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 Asgi = Callable[..., Awaitable[None]]
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 STATS_PATH = "/__bench/stats"
 RESET_PATH = "/__bench/reset"
 
@@ -45,29 +48,24 @@ class Totals:
     enqueue_s: float = 0.0
 
 
+def _timed(call: Callable[P, Awaitable[T]], totals: Totals) -> Callable[P, Coroutine[Any, Any, T]]:
+    """`call`, adding each call's time to the enqueue totals."""
+
+    async def timed(*args: P.args, **kwargs: P.kwargs) -> T:
+        began = time.perf_counter()
+        try:
+            return await call(*args, **kwargs)
+        finally:
+            totals.enqueue_s += time.perf_counter() - began
+            totals.enqueues += 1
+
+    return timed
+
+
 def time_enqueue(totals: Totals) -> None:
     """Replace genji_queue's enqueue_job_raw and enqueue_jobs with timed calls of themselves."""
-    one = genji_queue.enqueue.enqueue_job_raw
-    batch = genji_queue.enqueue_batch.enqueue_jobs
-
-    async def timed_one(*args: Any, **kwargs: Any) -> genji_queue.enqueue.Enqueued:
-        began = time.perf_counter()
-        try:
-            return await one(*args, **kwargs)
-        finally:
-            totals.enqueue_s += time.perf_counter() - began
-            totals.enqueues += 1
-
-    async def timed_batch(*args: Any, **kwargs: Any) -> list[genji_queue.enqueue.Enqueued]:
-        began = time.perf_counter()
-        try:
-            return await batch(*args, **kwargs)
-        finally:
-            totals.enqueue_s += time.perf_counter() - began
-            totals.enqueues += 1
-
-    genji_queue.enqueue.enqueue_job_raw = timed_one
-    genji_queue.enqueue_batch.enqueue_jobs = timed_batch
+    genji_queue.enqueue.enqueue_job_raw = _timed(genji_queue.enqueue.enqueue_job_raw, totals)
+    genji_queue.enqueue_batch.enqueue_jobs = _timed(genji_queue.enqueue_batch.enqueue_jobs, totals)
 
 
 class TimedApp:

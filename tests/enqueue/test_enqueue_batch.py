@@ -314,6 +314,30 @@ async def test_arrays_of_different_lengths_are_refused(connect: Connect) -> None
         )
 
 
+@pytest.mark.parametrize(
+    ("event_key", "payload", "message"),
+    [
+        pytest.param(None, xp_json(2), "event_key is required", id="null-event-key"),
+        pytest.param("xp:2", None, "must be a JSON object", id="null-payload"),
+    ],
+)
+async def test_a_null_element_next_to_a_valid_item_is_refused(
+    connect: Connect, event_key: str | None, payload: str | None, message: str
+) -> None:
+    """A NULL the checks cannot answer for refuses its item, as enqueue_job refuses it."""
+    conn = await connect()
+    with pytest.raises(asyncpg.PostgresError, match=message) as refused:
+        async with conn.transaction():
+            await conn.fetch(
+                "SELECT * FROM enqueue_jobs($1::text[], $2::jsonb[], $3::text[])",
+                [XP_EVENT, XP_EVENT],
+                [xp_json(1), payload],
+                ["xp:1", event_key],
+            )
+    assert refused.value.sqlstate == "GJ003"
+    assert await _counts(conn) == (0, 0, 0)
+
+
 async def _waiting_on_a_lock(observer: asyncpg.Connection, pid: int) -> bool:
     return bool(
         await observer.fetchval(
