@@ -881,9 +881,10 @@ BEGIN
         RETURN;
     END IF;
 
-    -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql).
+    -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql). A trace that
+    -- is no object is every item's refusal, below.
     v_trace := '{}';
-    IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
+    IF jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}' THEN
         v_trace := queue_trace_filter(p_trace);
     END IF;
 
@@ -3195,12 +3196,14 @@ $$;
 --
 
 CREATE FUNCTION public.queue_trace_filter(p_trace jsonb) RETURNS jsonb
-    LANGUAGE sql IMMUTABLE
+    LANGUAGE plpgsql IMMUTABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
-    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
-    WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
+BEGIN
+    RETURN (SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
+            FROM jsonb_each_text(coalesce(p_trace, '{}')) e
+            WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id'));
+END
 $$;
 
 

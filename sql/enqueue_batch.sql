@@ -61,9 +61,10 @@ BEGIN
         RETURN;
     END IF;
 
-    -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql).
+    -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql). A trace that
+    -- is no object is every item's refusal, below.
     v_trace := '{}';
-    IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
+    IF jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}' THEN
         v_trace := queue_trace_filter(p_trace);
     END IF;
 
