@@ -82,13 +82,17 @@ BEGIN
                         p_schema_versions)
                  WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on,
                                       schema_version, ord)
-            -- A contract names a registered event (its foreign key): the registry is not read.
-            LEFT JOIN payload_contracts c
-                   ON c.event_name = u.event_name
-                  AND c.payload_version = coalesce(u.schema_version,
-                                                   (SELECT max(m.payload_version)
-                                                    FROM payload_contracts m
-                                                    WHERE m.event_name = u.event_name))
+            -- The item's contract: its version, or the latest. A contract names a registered
+            -- event (its foreign key), so the registry is not read. One probe per item: with a
+            -- hash join every call would first read every contract.
+            LEFT JOIN LATERAL (
+                SELECT c.payload_version, c.fast_check, c.fraction_screen
+                FROM payload_contracts c
+                WHERE c.event_name = u.event_name
+                  AND (u.schema_version IS NULL OR c.payload_version = u.schema_version)
+                ORDER BY c.payload_version DESC
+                LIMIT 1
+            ) c ON true
         ), verdict AS MATERIALIZED (
             -- IS TRUE: an unknown answer (a NULL argument) is a refusal.
             SELECT bool_and((

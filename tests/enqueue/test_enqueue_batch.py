@@ -257,6 +257,15 @@ FAILING_BATCHES: list[tuple[str, list[BatchItem], type[Exception], str]] = [
         r"payload for api.xp.grant is invalid: \$.grant_id: expected integer, got string",
     ),
     (
+        "Q02-unsupported-version",
+        [
+            BatchItem(XP_EVENT, xp_json(7), "xp:7", schema_version=1),
+            BatchItem(XP_EVENT, xp_json(8), "xp:8", schema_version=99),
+        ],
+        InvalidJobRequestError,
+        r"payload for api.xp.grant is invalid: version 99 is not supported \(supported: 1\)",
+    ),
+    (
         "Q02-unknown-event",
         [BatchItem(XP_EVENT, xp_json(7), "xp:7"), BatchItem("api.nope", "{}", "k")],
         UnknownQueueEventError,
