@@ -1,8 +1,9 @@
 """The real API served for bench/api_submissions.py, with two timers added around it.
 
   request   whole-request server time: from the ASGI call's start until the response is sent
-  enqueue   every call of the typed SQL enqueue wrapper (module genji_queue.enqueue), which
-            the API's enqueue, and so every producer, looks up at call time
+  enqueue   every call of the typed SQL enqueue wrappers (genji_queue.enqueue's enqueue_job_raw
+            and genji_queue.enqueue_batch's enqueue_jobs), which the API's enqueue_job and
+            enqueue_jobs, and so every producer, look up at call time
 
 `GET /__bench/stats` returns both totals and their counts as JSON and `POST /__bench/reset`
 zeroes them; both are answered before the application and counted by neither timer.
@@ -16,11 +17,12 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import genji_queue.enqueue
+import genji_queue.enqueue_batch
 import uvicorn
 from genji_api.app import create_app
 from genji_api.settings import ApiSettings
@@ -30,6 +32,9 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 Asgi = Callable[..., Awaitable[None]]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 STATS_PATH = "/__bench/stats"
 RESET_PATH = "/__bench/reset"
@@ -43,19 +48,24 @@ class Totals:
     enqueue_s: float = 0.0
 
 
-def time_enqueue(totals: Totals) -> None:
-    """Replace genji_queue.enqueue.enqueue_job_raw with a timed call of itself."""
-    original = genji_queue.enqueue.enqueue_job_raw
+def _timed(call: Callable[P, Awaitable[T]], totals: Totals) -> Callable[P, Coroutine[Any, Any, T]]:
+    """`call`, adding each call's time to the enqueue totals."""
 
-    async def timed(*args: Any, **kwargs: Any) -> genji_queue.enqueue.Enqueued:
+    async def timed(*args: P.args, **kwargs: P.kwargs) -> T:
         began = time.perf_counter()
         try:
-            return await original(*args, **kwargs)
+            return await call(*args, **kwargs)
         finally:
             totals.enqueue_s += time.perf_counter() - began
             totals.enqueues += 1
 
-    genji_queue.enqueue.enqueue_job_raw = timed
+    return timed
+
+
+def time_enqueue(totals: Totals) -> None:
+    """Replace genji_queue's enqueue_job_raw and enqueue_jobs with timed calls of themselves."""
+    genji_queue.enqueue.enqueue_job_raw = _timed(genji_queue.enqueue.enqueue_job_raw, totals)
+    genji_queue.enqueue_batch.enqueue_jobs = _timed(genji_queue.enqueue_batch.enqueue_jobs, totals)
 
 
 class TimedApp:

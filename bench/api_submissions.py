@@ -8,8 +8,9 @@ on a durable server and with fsync off, and the share of server time spent in en
               transaction (OCR itself runs later, in the job)
 
 The API runs in its own process (bench/api_server.py: the real application under uvicorn on
-loopback), which adds up its whole-request server time and the time of every
-genji_queue.enqueue.enqueue_job_raw call. The client is httpx in this process with a superuser key.
+loopback), which adds up its whole-request server time and the time of every call of
+genji_queue's enqueue wrappers (enqueue_job_raw, and enqueue_jobs, which takes a guide's two
+jobs in one call). The client is httpx in this process with a superuser key.
 Every request submits something new: a fresh (user, map) pair each, so no request waits on
 another's user or map lock and every completion is the pair's first run. Per route and client
 count: warm-up requests, then the timed ones, from counters zeroed just before them; the
@@ -297,7 +298,7 @@ def print_results(mode: Mode, results: Sequence[Result]) -> None:
         "requests/s",
         "server ms/req",
         "enqueue ms/req",
-        "enqueues/req",
+        "enqueue calls/req",
         "enqueue share",
     ]
     rows = [

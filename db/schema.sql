@@ -851,7 +851,7 @@ DECLARE
     v_versions integer[];
     v_hashes   text[];
     v_leaders  integer[];
-    v_job_ids  uuid[] := array_fill(NULL::uuid, ARRAY[v_n]);
+    v_job_ids  uuid[];
     v_created  boolean[] := array_fill(false, ARRAY[v_n]);
     v_statuses text[] := array_fill(NULL::text, ARRAY[v_n]);
     v_codes    text[] := array_fill(NULL::text, ARRAY[v_n]);
@@ -880,6 +880,101 @@ BEGIN
     IF v_n = 0 THEN
         RETURN;
     END IF;
+
+    -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql). A trace that
+    -- is no object is every item's refusal, below.
+    v_trace := '{}';
+    IF jsonb_typeof(p_trace) = 'object' AND p_trace <> '{}' THEN
+        v_trace := queue_trace_filter(p_trace);
+    END IF;
+
+    -- The common case in one statement: fresh jobs that pass every check below and whose
+    -- payloads their contracts' jsonpaths accept (enqueue_job's one-statement path, for many).
+    -- It writes every item or, in its own subtransaction, none: anything else (a key that has
+    -- a job or comes twice, which its unique index refuses, or any refusal) takes the
+    -- item-by-item path, which decides it exactly as before.
+    BEGIN
+        WITH items AS MATERIALIZED (
+            SELECT u.ord::integer AS ord, u.event_name, u.payload, u.event_key, u.entity_key,
+                   u.depends_on, c.payload_version AS version, u.payload::text AS body,
+                   c.fast_check, c.fraction_screen
+            FROM unnest(p_event_names, p_payloads, p_event_keys, p_entity_keys, p_depends_on,
+                        p_schema_versions)
+                 WITH ORDINALITY AS u(event_name, payload, event_key, entity_key, depends_on,
+                                      schema_version, ord)
+            -- The item's contract: its version, or the latest. A contract names a registered
+            -- event (its foreign key), so the registry is not read. One probe per item: with a
+            -- hash join every call would first read every contract.
+            LEFT JOIN LATERAL (
+                SELECT c.payload_version, c.fast_check, c.fraction_screen
+                FROM payload_contracts c
+                WHERE c.event_name = u.event_name
+                  AND (u.schema_version IS NULL OR c.payload_version = u.schema_version)
+                ORDER BY c.payload_version DESC
+                LIMIT 1
+            ) c ON true
+        ), verdict AS MATERIALIZED (
+            -- IS TRUE: an unknown answer (a NULL argument) is a refusal.
+            SELECT bool_and((
+                       NOT text_is_blank(i.event_key)
+                       AND length(i.event_key) <= 200
+                       AND (i.entity_key IS NULL
+                            OR (NOT text_is_blank(i.entity_key) AND length(i.entity_key) <= 200))
+                       AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
+                       AND jsonb_typeof(i.payload) = 'object'
+                       AND i.fast_check IS NOT NULL
+                       AND octet_length(i.body) <= v_max_size
+                       AND NOT payload_fraction_suspect(i.body, i.fraction_screen)
+                       AND jsonb_path_match(i.payload, i.fast_check, '{}', true)
+                       AND (i.depends_on IS NULL
+                            OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = i.depends_on))
+                   ) IS TRUE) AS fast
+            FROM items i
+        ), locked AS MATERIALIZED (
+            -- A volatile select list is computed after the sort: the entity locks are taken in
+            -- item order, and only once every item has passed.
+            SELECT i.ord, i.event_name, i.event_key, i.entity_key, i.depends_on, i.version,
+                   i.body,
+                   i.entity_key IS NULL
+                   OR pg_advisory_xact_lock(hashtextextended('genji.entity:' || i.entity_key,
+                                                             0))::text = '' AS locked
+            FROM items i CROSS JOIN verdict v
+            WHERE v.fast
+            ORDER BY i.ord
+        ), fresh AS MATERIALIZED (
+            SELECT l.*, gen_random_uuid() AS id, nextval('pgqueuer_id_seq') AS queue_job_id,
+                   nextval('job_event_seq') AS event_seq
+            FROM locked l
+            WHERE l.locked
+        ), inserted AS (
+            INSERT INTO public.jobs (id, action, status, queue_job_id, event_key, payload_hash,
+                                     schema_version, entity_key, event_seq, depends_on)
+            SELECT f.id, f.event_name, 'queued', f.queue_job_id, f.event_key,
+                   encode(sha256(convert_to(f.body, 'UTF8')), 'hex'), f.version, f.entity_key,
+                   f.event_seq, f.depends_on
+            FROM fresh f
+            RETURNING 1
+        ), queued AS (
+            INSERT INTO pgqueuer (id, priority, entrypoint, payload, execute_after, dedupe_key,
+                                  status)
+            SELECT f.queue_job_id, 0, f.event_name,
+                   queue_envelope(f.id, f.event_name, f.event_key, f.version, f.body, v_trace),
+                   now(), f.event_name || ':' || f.event_key, 'queued'
+            FROM fresh f
+            -- Every identity is written first, so a key that has a job fails on its own index.
+            WHERE (SELECT count(*) FROM inserted) > 0
+        )
+        SELECT array_agg(f.id ORDER BY f.ord) INTO v_job_ids FROM fresh f;
+    EXCEPTION WHEN unique_violation THEN
+        v_job_ids := NULL;
+    END;
+    IF v_job_ids IS NOT NULL THEN
+        RETURN QUERY
+        SELECT s.i, v_job_ids[s.i], 'queued'::text, NULL::text, NULL::text, true
+        FROM generate_series(1, v_n) AS s(i);
+        RETURN;
+    END IF;
+    v_job_ids := array_fill(NULL::uuid, ARRAY[v_n]);
 
     -- Every item's own checks, in enqueue_job's order, with its version and hash. Payloads the
     -- contract's jsonpath accepts are decided here (payload_problem's own first decision); only
@@ -949,18 +1044,12 @@ BEGIN
     WHERE u.entity_key IS NOT NULL AND u.ord < v_limit
     ORDER BY u.ord;
 
-    -- Only allow-listed tracing keys are ever stored (sql/payload_contracts.sql).
-    v_trace := '{}';
-    IF p_trace IS NOT NULL AND p_trace <> '{}' THEN
-        v_trace := queue_trace_filter(p_trace);
-    END IF;
-
     -- One statement writes every new job: the first item of each key takes its ids in item
     -- order and inserts its identity, then its queue row. A plain INSERT costs less than ON
     -- CONFLICT's speculative one. A key that already has a job (one a concurrent enqueue
     -- committed while the statement waited for it included) fails the statement on the key's
     -- unique index; it then runs again without the keys that have a job by then, and the
-    -- failed run's ids stay unused. The block's subtransaction is taken at every call.
+    -- failed run's ids stay unused. The block takes a subtransaction for each run.
     LOOP
         BEGIN
             WITH items AS MATERIALIZED (
@@ -3111,12 +3200,14 @@ $$;
 --
 
 CREATE FUNCTION public.queue_trace_filter(p_trace jsonb) RETURNS jsonb
-    LANGUAGE sql IMMUTABLE
+    LANGUAGE plpgsql IMMUTABLE
     SET search_path TO 'public', 'pg_temp'
     AS $$
-    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
-    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
-    WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
+BEGIN
+    RETURN (SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
+            FROM jsonb_each_text(coalesce(p_trace, '{}')) e
+            WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id'));
+END
 $$;
 
 

@@ -7,14 +7,18 @@
 
 -- Only these tracing headers are stored with a job: lower-cased keys, values cut to
 -- 512 characters (genji_sdk.envelope TRACE_ALLOWLIST, TRACE_VALUE_MAX_CHARS).
+-- PL/pgSQL keeps its query's plan for the session: a SQL function with a SET clause is not
+-- inlined, and it would be parsed and planned again at every call.
 CREATE OR REPLACE FUNCTION queue_trace_filter(p_trace jsonb) RETURNS jsonb
-LANGUAGE sql
+LANGUAGE plpgsql
 IMMUTABLE
 SET search_path = public, pg_temp
 AS $$
-    SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
-    FROM jsonb_each_text(coalesce(p_trace, '{}')) e
-    WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
+BEGIN
+    RETURN (SELECT coalesce(jsonb_object_agg(lower(e.key), left(e.value, 512)), '{}')
+            FROM jsonb_each_text(coalesce(p_trace, '{}')) e
+            WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id'));
+END
 $$;
 
 DELETE FROM payload_contracts;

@@ -178,6 +178,33 @@ async def test_a_batch_writes_the_rows_of_one_enqueue_per_item(connect: Connect)
     assert rows["log"] == []  # a job's log begins at its first claim
 
 
+async def test_a_batch_of_new_keys_writes_the_rows_of_one_enqueue_per_item(
+    connect: Connect,
+) -> None:
+    """The common batch, which one statement decides and writes, against one enqueue_job per
+    item: parent, explicit version, entity keys, envelope and trace included."""
+    conn = await connect()
+    parent = await enqueue_xp(conn, "xp:parent", grant_id=900)
+    known = {parent.id: "parent"}
+    items = [
+        BatchItem(XP_EVENT, xp_json(1), "xp:1", "user:1"),
+        BatchItem(OCR_EVENT, sample_json(OCR_EVENT), "ocr:1", "completion:1"),
+        BatchItem(NEWSFEED_EVENT, sample_json(NEWSFEED_EVENT), "feed:1"),
+        BatchItem(XP_EVENT, xp_json(2), "xp:2", "user:1", depends_on=parent.id, schema_version=1),
+        BatchItem(XP_EVENT, xp_json(3, user_id=2), "xp:3", "user:2"),
+    ]
+
+    batch = await rolled_back(
+        conn, lambda: enqueue_batch.enqueue_jobs(conn, items, trace=TRACE), known
+    )
+    single = await rolled_back(conn, lambda: one_by_one(conn, items, TRACE), known)
+
+    assert batch == single
+    outcome, rows = batch
+    assert outcome == [(f"job{n}", "queued", True) for n in range(1, 6)]
+    assert len(rows["queue"]) == 6  # the parent and five new
+
+
 async def test_an_empty_batch_enqueues_nothing(connect: Connect) -> None:
     conn = await connect()
     async with conn.transaction():
@@ -228,6 +255,15 @@ FAILING_BATCHES: list[tuple[str, list[BatchItem], type[Exception], str]] = [
         [BatchItem(XP_EVENT, xp_json(7), "xp:7"), BatchItem(XP_EVENT, '{"grant_id": "x"}', "xp:8")],
         InvalidJobRequestError,
         r"payload for api.xp.grant is invalid: \$.grant_id: expected integer, got string",
+    ),
+    (
+        "Q02-unsupported-version",
+        [
+            BatchItem(XP_EVENT, xp_json(7), "xp:7", schema_version=1),
+            BatchItem(XP_EVENT, xp_json(8), "xp:8", schema_version=99),
+        ],
+        InvalidJobRequestError,
+        r"payload for api.xp.grant is invalid: version 99 is not supported \(supported: 1\)",
     ),
     (
         "Q02-unknown-event",
@@ -314,12 +350,82 @@ async def test_arrays_of_different_lengths_are_refused(connect: Connect) -> None
         )
 
 
+@pytest.mark.parametrize(
+    ("event_key", "payload", "message"),
+    [
+        pytest.param(None, xp_json(2), "event_key is required", id="null-event-key"),
+        pytest.param("xp:2", None, "must be a JSON object", id="null-payload"),
+    ],
+)
+async def test_a_null_element_next_to_a_valid_item_is_refused(
+    connect: Connect, event_key: str | None, payload: str | None, message: str
+) -> None:
+    """A NULL the checks cannot answer for refuses its item, as enqueue_job refuses it."""
+    conn = await connect()
+    with pytest.raises(asyncpg.PostgresError, match=message) as refused:
+        async with conn.transaction():
+            await conn.fetch(
+                "SELECT * FROM enqueue_jobs($1::text[], $2::jsonb[], $3::text[])",
+                [XP_EVENT, XP_EVENT],
+                [xp_json(1), payload],
+                ["xp:1", event_key],
+            )
+    assert refused.value.sqlstate == "GJ003"
+    assert await _counts(conn) == (0, 0, 0)
+
+
 async def _waiting_on_a_lock(observer: asyncpg.Connection, pid: int) -> bool:
     return bool(
         await observer.fetchval(
             "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $1", pid
         )
     )
+
+
+async def test_a_refused_item_raises_before_any_later_item_waits_for_its_entity(
+    connect: Connect,
+) -> None:
+    """As one enqueue_job per item: the first item's refusal comes before the second item's
+    entity lock, which a concurrent transaction holds."""
+    holder, batch = await connect(), await connect()
+    holding = holder.transaction()
+    await holding.start()
+    await enqueue.enqueue_job_raw(
+        holder,
+        event_name=XP_EVENT,
+        payload_json=xp_json(1),
+        event_key="xp:held",
+        entity_key="user:held",
+    )
+    items = [
+        BatchItem(XP_EVENT, '{"grant_id": "x"}', "xp:refused"),
+        BatchItem(XP_EVENT, xp_json(2), "xp:2", "user:held"),
+    ]
+    try:
+        with pytest.raises(InvalidJobRequestError, match="grant_id"):
+            async with batch.transaction():
+                await asyncio.wait_for(enqueue_batch.enqueue_jobs(batch, items), 5)
+    finally:
+        await holding.rollback()
+
+
+async def test_a_trace_that_is_no_object_is_refused_as_enqueue_job_refuses_it(
+    connect: Connect,
+) -> None:
+    conn = await connect()
+    for trace in ("[]", '"x"', "null"):
+        with pytest.raises(
+            asyncpg.PostgresError, match=r"trace for api\.xp\.grant must be"
+        ) as refused:
+            await conn.fetch(
+                "SELECT * FROM enqueue_jobs($1::text[], $2::jsonb[], $3::text[], p_trace => $4::jsonb)",
+                [XP_EVENT],
+                [xp_json(1)],
+                ["xp:1"],
+                trace,
+            )
+        assert refused.value.sqlstate == "GJ003", trace
+    assert await _counts(conn) == (0, 0, 0)
 
 
 @pytest.mark.parametrize("other_ends", ["commit", "rollback"])

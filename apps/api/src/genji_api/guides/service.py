@@ -11,9 +11,10 @@ from genji_api.guides import repository
 from genji_api.guides.models import GuideRequest, GuideResponse
 from genji_api.guides.repository import Guide, GuideMap
 from genji_api.http.tracing import Trace
-from genji_api.newsfeed.entries import create_newsfeed
+from genji_api.newsfeed.entries import newsfeed_job, store_newsfeed
+from genji_api.queue.enqueue import JobRequest, enqueue_jobs
 from genji_api.users.repository import display_name, lock_user
-from genji_api.xp.grants import XP_AMOUNTS, grant_xp
+from genji_api.xp.grants import XP_AMOUNTS, apply_xp_grant, xp_grant_job
 
 # A conflicting guide can be deleted between the insert that saw it and the read of it; the
 # insert then succeeds on the next round. More rounds than this mean something else is wrong.
@@ -62,21 +63,24 @@ async def submit_guide(
                 )
             return GuideResponse(url=existing.url, user_id=existing.user_id)
         assert guide_id is not None
+        jobs: list[JobRequest] = []
         if game_map.official:
-            await grant_xp(
+            grant, _ = await apply_xp_grant(
                 conn,
                 user_id=request.user_id,
                 base_amount=XP_AMOUNTS["Guide"],
                 xp_type="Guide",
                 grant_key=guide_grant_key(guide_id),
-                trace=trace,
             )
+            jobs.append(xp_grant_job(grant))
         entry = NewsfeedGuide(
             code=game_map.code,
             guide_url=request.url,
             name=await display_name(conn, request.user_id),
         )
-        await create_newsfeed(conn, entry, trace=trace)
+        jobs.append(newsfeed_job(await store_newsfeed(conn, entry)))
+        # The guide's jobs in one call: one round trip to the database for both.
+        await enqueue_jobs(conn, jobs, trace=trace)
         return GuideResponse(url=request.url, user_id=request.user_id)
 
     return await database.transaction(work)

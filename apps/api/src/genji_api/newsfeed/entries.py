@@ -11,7 +11,7 @@ from genji_sdk.newsfeed import NewsfeedPayload
 from genji_sdk.payloads import NewsfeedDispatchEvent
 
 from genji_api.http.tracing import Trace
-from genji_api.queue.enqueue import enqueue_job
+from genji_api.queue.enqueue import JobRequest, enqueue_job
 
 
 @dataclass(frozen=True)
@@ -20,18 +20,34 @@ class NewsfeedCreated:
     job: JobStatusResponse
 
 
-async def create_newsfeed(
-    conn: asyncpg.Connection, entry: NewsfeedPayload, *, trace: Trace | None = None
-) -> NewsfeedCreated:
+async def store_newsfeed(conn: asyncpg.Connection, entry: NewsfeedPayload) -> int:
+    """The new entry's id; its delivery job is newsfeed_job's to enqueue."""
     newsfeed_id: int = await conn.fetchval(
         "INSERT INTO public.newsfeed (payload) VALUES ($1::jsonb) RETURNING id",
         msgspec.json.encode(entry).decode(),
     )
-    job = await enqueue_job(
-        conn,
+    return newsfeed_id
+
+
+def newsfeed_job(newsfeed_id: int) -> JobRequest:
+    """The api.newsfeed.create job that delivers entry `newsfeed_id`."""
+    return JobRequest(
         payload=NewsfeedDispatchEvent(newsfeed_id=newsfeed_id),
         event_key=f"newsfeed:create:{newsfeed_id}",
         entity_key=None,
+    )
+
+
+async def create_newsfeed(
+    conn: asyncpg.Connection, entry: NewsfeedPayload, *, trace: Trace | None = None
+) -> NewsfeedCreated:
+    newsfeed_id = await store_newsfeed(conn, entry)
+    job = newsfeed_job(newsfeed_id)
+    status = await enqueue_job(
+        conn,
+        payload=job.payload,
+        event_key=job.event_key,
+        entity_key=job.entity_key,
         trace=trace,
     )
-    return NewsfeedCreated(newsfeed_id=newsfeed_id, job=job)
+    return NewsfeedCreated(newsfeed_id=newsfeed_id, job=status)

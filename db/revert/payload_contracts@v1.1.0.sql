@@ -1,0 +1,2 @@
+DELETE FROM payload_contracts;
+DROP FUNCTION queue_trace_filter(jsonb);

@@ -1,0 +1,5 @@
+-- Every registered event has a contract.
+SELECT 1 / (NOT EXISTS (SELECT 1 FROM queue_event_types t
+                        WHERE NOT EXISTS (SELECT 1 FROM payload_contracts c
+                                          WHERE c.event_name = t.event_name)))::int;
+SELECT 'queue_trace_filter(jsonb)'::regprocedure;
