@@ -143,19 +143,28 @@ async def one_by_one(
     ]
 
 
+def new_keys(parent: UUID) -> list[BatchItem]:
+    """Five items of three events, each a new key: entity keys, a parent, an explicit version."""
+    return [
+        BatchItem(XP_EVENT, xp_json(1), "xp:1", "user:1"),
+        BatchItem(OCR_EVENT, sample_json(OCR_EVENT), "ocr:1", "completion:1"),
+        BatchItem(NEWSFEED_EVENT, sample_json(NEWSFEED_EVENT), "feed:1"),
+        BatchItem(XP_EVENT, xp_json(2), "xp:2", "user:1", depends_on=parent, schema_version=1),
+        BatchItem(XP_EVENT, xp_json(3, user_id=2), "xp:3", "user:2"),
+    ]
+
+
 async def test_a_batch_writes_the_rows_of_one_enqueue_per_item(connect: Connect) -> None:
     conn = await connect()
     parent = await enqueue_xp(conn, "xp:parent", grant_id=900)
     existing = await enqueue_xp(conn, "xp:existing", grant_id=901)
     known = {parent.id: "parent", existing.id: "existing"}
+    *first, last = new_keys(parent.id)
     items = [
-        BatchItem(XP_EVENT, xp_json(1), "xp:1", "user:1"),
-        BatchItem(OCR_EVENT, sample_json(OCR_EVENT), "ocr:1", "completion:1"),
-        BatchItem(NEWSFEED_EVENT, sample_json(NEWSFEED_EVENT), "feed:1"),
-        BatchItem(XP_EVENT, xp_json(2), "xp:2", "user:1", depends_on=parent.id, schema_version=1),
+        *first,
         BatchItem(XP_EVENT, xp_json(1), "xp:1", "user:1"),  # an earlier item's key
         BatchItem(XP_EVENT, xp_json(901), "xp:existing", "user:1"),  # a committed job's key
-        BatchItem(XP_EVENT, xp_json(3, user_id=2), "xp:3", "user:2"),
+        last,
     ]
 
     batch = await rolled_back(
@@ -186,13 +195,7 @@ async def test_a_batch_of_new_keys_writes_the_rows_of_one_enqueue_per_item(
     conn = await connect()
     parent = await enqueue_xp(conn, "xp:parent", grant_id=900)
     known = {parent.id: "parent"}
-    items = [
-        BatchItem(XP_EVENT, xp_json(1), "xp:1", "user:1"),
-        BatchItem(OCR_EVENT, sample_json(OCR_EVENT), "ocr:1", "completion:1"),
-        BatchItem(NEWSFEED_EVENT, sample_json(NEWSFEED_EVENT), "feed:1"),
-        BatchItem(XP_EVENT, xp_json(2), "xp:2", "user:1", depends_on=parent.id, schema_version=1),
-        BatchItem(XP_EVENT, xp_json(3, user_id=2), "xp:3", "user:2"),
-    ]
+    items = new_keys(parent.id)
 
     batch = await rolled_back(
         conn, lambda: enqueue_batch.enqueue_jobs(conn, items, trace=TRACE), known

@@ -11,7 +11,7 @@ from genji_sdk.newsfeed import NewsfeedPayload
 from genji_sdk.payloads import NewsfeedDispatchEvent
 
 from genji_api.http.tracing import Trace
-from genji_api.queue.enqueue import JobRequest, enqueue_job
+from genji_api.queue.enqueue import JobRequest, enqueue_request
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,5 @@ async def create_newsfeed(
     conn: asyncpg.Connection, entry: NewsfeedPayload, *, trace: Trace | None = None
 ) -> NewsfeedCreated:
     newsfeed_id = await store_newsfeed(conn, entry)
-    job = newsfeed_job(newsfeed_id)
-    status = await enqueue_job(
-        conn,
-        payload=job.payload,
-        event_key=job.event_key,
-        entity_key=job.entity_key,
-        trace=trace,
-    )
-    return NewsfeedCreated(newsfeed_id=newsfeed_id, job=status)
+    job = await enqueue_request(conn, newsfeed_job(newsfeed_id), trace=trace)
+    return NewsfeedCreated(newsfeed_id=newsfeed_id, job=job)

@@ -78,6 +78,20 @@ class JobRequest:
     depends_on: UUID | None = None
 
 
+async def enqueue_request(
+    conn: asyncpg.Connection, job: JobRequest, *, trace: Mapping[str, str] | None = None
+) -> JobStatusResponse:
+    """`enqueue_job` of one request, for a producer that also builds requests for a batch."""
+    return await enqueue_job(
+        conn,
+        payload=job.payload,
+        event_key=job.event_key,
+        entity_key=job.entity_key,
+        depends_on=job.depends_on,
+        trace=trace,
+    )
+
+
 async def enqueue_jobs(
     conn: asyncpg.Connection,
     jobs: Sequence[JobRequest],

@@ -10,7 +10,7 @@ from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads import XpGrantEvent, XpType
 
 from genji_api.http.tracing import Trace
-from genji_api.queue.enqueue import JobRequest, enqueue_job
+from genji_api.queue.enqueue import JobRequest, enqueue_request
 from genji_api.rows import row_as
 
 XP_AMOUNTS: dict[XpType, int] = {
@@ -144,12 +144,5 @@ async def grant_xp(
         grant_key=grant_key,
         reason=reason,
     )
-    job = xp_grant_job(event)
-    status = await enqueue_job(
-        conn,
-        payload=job.payload,
-        event_key=job.event_key,
-        entity_key=job.entity_key,
-        trace=trace,
-    )
-    return XpGrant(grant_id=event.grant_id, event=event, job=status, applied=applied)
+    job = await enqueue_request(conn, xp_grant_job(event), trace=trace)
+    return XpGrant(grant_id=event.grant_id, event=event, job=job, applied=applied)
