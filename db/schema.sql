@@ -635,6 +635,46 @@ $$;
 
 
 --
+-- Name: payload_fraction_suspect(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_fraction_suspect(p_body text, p_screen text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((p_screen IS NOT NULL) AND (strpos(p_body, '.0'::text) > 0) AND (p_body ~ '\.0+[],}]'::text) AND (p_body ~ p_screen));
+
+
+--
+-- Name: payload_max_bytes(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.payload_max_bytes() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'public', 'pg_temp'
+    RETURN 262144;
+
+
+--
+-- Name: text_is_blank(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.text_is_blank(p_text text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+    SELECT p_text IS NULL OR p_text OPERATOR(pg_catalog.~)
+        '^[[:space:]\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*$'
+$_$;
+
+
+--
+-- Name: enqueue_fast_path_passes(text, text, jsonb, jsonb, text, jsonpath, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.enqueue_fast_path_passes(p_event_key text, p_entity_key text, p_trace jsonb, p_payload jsonb, p_body text, p_fast_check jsonpath, p_fraction_screen text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((NOT public.text_is_blank(p_event_key)) AND (length(p_event_key) <= 200) AND ((p_entity_key IS NULL) OR ((NOT public.text_is_blank(p_entity_key)) AND (length(p_entity_key) <= 200))) AND ((p_trace IS NULL) OR (jsonb_typeof(p_trace) = 'object'::text)) AND (jsonb_typeof(p_payload) = 'object'::text) AND (p_fast_check IS NOT NULL) AND (octet_length(p_body) <= public.payload_max_bytes()) AND (NOT public.payload_fraction_suspect(p_body, p_fraction_screen)) AND jsonb_path_match(p_payload, p_fast_check, '{}'::jsonb, true));
+
+
+--
 -- Name: enqueue_job(text, jsonb, text, text, uuid, integer, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -667,8 +707,8 @@ DECLARE
     v_trace      jsonb;
     v_problem    text;
 BEGIN
-    -- The common case in one statement: a fresh job whose arguments pass every check below and
-    -- whose payload the contract's jsonpath accepts (payload_problem's own first decision).
+    -- The common case in one statement: a fresh job that passes enqueue_fast_path_passes (the
+    -- checks below and the contract's jsonpath) and whose parent exists.
     -- Anything else (a key already used, a named job id, any refusal) writes nothing here and
     -- takes the statement-by-statement path, which decides it exactly as before.
     WITH checked AS MATERIALIZED (
@@ -683,16 +723,8 @@ BEGIN
         -- CASE fixes the order: the entity lock is taken only once every check has passed.
         WHERE CASE
             WHEN p_job_id IS NULL
-                 AND NOT text_is_blank(p_event_key)
-                 AND length(p_event_key) <= 200
-                 AND (p_entity_key IS NULL
-                      OR (NOT text_is_blank(p_entity_key) AND length(p_entity_key) <= 200))
-                 AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
-                 AND jsonb_typeof(p_payload) = 'object'
-                 AND c.fast_check IS NOT NULL
-                 AND octet_length(b.body) <= payload_max_bytes()
-                 AND NOT payload_fraction_suspect(b.body, c.fraction_screen)
-                 AND jsonb_path_match(p_payload, c.fast_check, '{}', true)
+                 AND enqueue_fast_path_passes(p_event_key, p_entity_key, p_trace, p_payload,
+                                              b.body, c.fast_check, c.fraction_screen)
                  AND (p_depends_on IS NULL
                       OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = p_depends_on))
             THEN p_entity_key IS NULL
@@ -888,8 +920,8 @@ BEGIN
         v_trace := queue_trace_filter(p_trace);
     END IF;
 
-    -- The common case in one statement: fresh jobs that pass every check below and whose
-    -- payloads their contracts' jsonpaths accept (enqueue_job's one-statement path, for many).
+    -- The common case in one statement: fresh jobs that pass enqueue_fast_path_passes and
+    -- whose parents exist (enqueue_job's one-statement path, for many).
     -- It writes every item or, in its own subtransaction, none: anything else (a key that has
     -- a job or comes twice, which its unique index refuses, or any refusal) takes the
     -- item-by-item path, which decides it exactly as before.
@@ -916,16 +948,8 @@ BEGIN
         ), verdict AS MATERIALIZED (
             -- IS TRUE: an unknown answer (a NULL argument) is a refusal.
             SELECT bool_and((
-                       NOT text_is_blank(i.event_key)
-                       AND length(i.event_key) <= 200
-                       AND (i.entity_key IS NULL
-                            OR (NOT text_is_blank(i.entity_key) AND length(i.entity_key) <= 200))
-                       AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
-                       AND jsonb_typeof(i.payload) = 'object'
-                       AND i.fast_check IS NOT NULL
-                       AND octet_length(i.body) <= v_max_size
-                       AND NOT payload_fraction_suspect(i.body, i.fraction_screen)
-                       AND jsonb_path_match(i.payload, i.fast_check, '{}', true)
+                       enqueue_fast_path_passes(i.event_key, i.entity_key, p_trace, i.payload,
+                                                i.body, i.fast_check, i.fraction_screen)
                        AND (i.depends_on IS NULL
                             OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = i.depends_on))
                    ) IS TRUE) AS fast
@@ -2014,15 +2038,6 @@ $_$;
 
 
 --
--- Name: payload_fraction_suspect(text, text); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.payload_fraction_suspect(p_body text, p_screen text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN ((p_screen IS NOT NULL) AND (strpos(p_body, '.0'::text) > 0) AND (p_body ~ '\.0+[],}]'::text) AND (p_body ~ p_screen));
-
-
---
 -- Name: payload_is_datetime(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2061,16 +2076,6 @@ BEGIN
                 AND substr(v_tail, 1, 8) ~ '^\.9{6}[5-9]');
 END
 $_$;
-
-
---
--- Name: payload_max_bytes(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.payload_max_bytes() RETURNS integer
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO 'public', 'pg_temp'
-    RETURN 262144;
 
 
 --
@@ -3838,18 +3843,6 @@ BEGIN
                         v_action, NULL::text;
 END
 $$;
-
-
---
--- Name: text_is_blank(text); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.text_is_blank(p_text text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $_$
-    SELECT p_text IS NULL OR p_text OPERATOR(pg_catalog.~)
-        '^[[:space:]\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*$'
-$_$;
 
 
 --
@@ -6852,6 +6845,34 @@ REVOKE ALL ON FUNCTION public.effect_receipt_require_completion() FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION payload_fraction_suspect(p_body text, p_screen text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_fraction_suspect(p_body text, p_screen text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION payload_max_bytes(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.payload_max_bytes() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION text_is_blank(p_text text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.text_is_blank(p_text text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION enqueue_fast_path_passes(p_event_key text, p_entity_key text, p_trace jsonb, p_payload jsonb, p_body text, p_fast_check jsonpath, p_fraction_screen text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.enqueue_fast_path_passes(p_event_key text, p_entity_key text, p_trace jsonb, p_payload jsonb, p_body text, p_fast_check jsonpath, p_fraction_screen text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION enqueue_job(p_event_name text, p_payload jsonb, p_event_key text, p_entity_key text, p_depends_on uuid, p_schema_version integer, p_trace jsonb, OUT job_id uuid, OUT status text, OUT error_code text, OUT error_msg text, OUT created boolean); Type: ACL; Schema: public; Owner: -
 --
 
@@ -7006,24 +7027,10 @@ REVOKE ALL ON FUNCTION public.payload_fraction_screen(p_nodes public.payload_con
 
 
 --
--- Name: FUNCTION payload_fraction_suspect(p_body text, p_screen text); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.payload_fraction_suspect(p_body text, p_screen text) FROM PUBLIC;
-
-
---
 -- Name: FUNCTION payload_is_datetime(p_text text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.payload_is_datetime(p_text text) FROM PUBLIC;
-
-
---
--- Name: FUNCTION payload_max_bytes(); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.payload_max_bytes() FROM PUBLIC;
 
 
 --
@@ -7352,13 +7359,6 @@ REVOKE ALL ON FUNCTION public.recovery_resolve_effect(p_job_id uuid, p_effect_ke
 --
 
 REVOKE ALL ON FUNCTION public.recovery_retry(p_job_id uuid, p_expected_generation integer, p_idempotency_key text, p_actor_id bigint, p_context jsonb) FROM PUBLIC;
-
-
---
--- Name: FUNCTION text_is_blank(p_text text); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.text_is_blank(p_text text) FROM PUBLIC;
 
 
 --

@@ -16,6 +16,29 @@ RETURN convert_to('{"trace": ' || p_trace::text
                   || ', "payload_version": ' || p_version::text || '}',
                   'UTF8');
 
+-- Whether a fresh job may take the one-statement path of enqueue_job and enqueue_jobs: every
+-- argument check below passes and the contract's jsonpath accepts the payload (payload_problem's
+-- own first decision). NULL when an argument leaves it unknown, which callers take as no. The
+-- parent's existence is the caller's to check: a subquery would keep this from being inlined.
+-- p_body is the payload's JSON text; the contract's columns are those of payload_contracts.
+-- It sets nothing, so callers inline it.
+CREATE OR REPLACE FUNCTION enqueue_fast_path_passes(
+    p_event_key text, p_entity_key text, p_trace jsonb, p_payload jsonb, p_body text,
+    p_fast_check jsonpath, p_fraction_screen text
+) RETURNS boolean
+LANGUAGE sql
+IMMUTABLE PARALLEL SAFE
+RETURN NOT text_is_blank(p_event_key)
+       AND length(p_event_key) <= 200
+       AND (p_entity_key IS NULL
+            OR (NOT text_is_blank(p_entity_key) AND length(p_entity_key) <= 200))
+       AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
+       AND jsonb_typeof(p_payload) = 'object'
+       AND p_fast_check IS NOT NULL
+       AND octet_length(p_body) <= payload_max_bytes()
+       AND NOT payload_fraction_suspect(p_body, p_fraction_screen)
+       AND jsonb_path_match(p_payload, p_fast_check, '{}', true);
+
 -- Creates or resolves the durable job identity and its PGQueuer row inside the caller's
 -- transaction. Never commits. Errors:
 --   GJ001 the event key was already used with a different payload, entity key or parent
@@ -62,8 +85,8 @@ DECLARE
     v_trace      jsonb;
     v_problem    text;
 BEGIN
-    -- The common case in one statement: a fresh job whose arguments pass every check below and
-    -- whose payload the contract's jsonpath accepts (payload_problem's own first decision).
+    -- The common case in one statement: a fresh job that passes enqueue_fast_path_passes (the
+    -- checks below and the contract's jsonpath) and whose parent exists.
     -- Anything else (a key already used, a named job id, any refusal) writes nothing here and
     -- takes the statement-by-statement path, which decides it exactly as before.
     WITH checked AS MATERIALIZED (
@@ -78,16 +101,8 @@ BEGIN
         -- CASE fixes the order: the entity lock is taken only once every check has passed.
         WHERE CASE
             WHEN p_job_id IS NULL
-                 AND NOT text_is_blank(p_event_key)
-                 AND length(p_event_key) <= 200
-                 AND (p_entity_key IS NULL
-                      OR (NOT text_is_blank(p_entity_key) AND length(p_entity_key) <= 200))
-                 AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
-                 AND jsonb_typeof(p_payload) = 'object'
-                 AND c.fast_check IS NOT NULL
-                 AND octet_length(b.body) <= payload_max_bytes()
-                 AND NOT payload_fraction_suspect(b.body, c.fraction_screen)
-                 AND jsonb_path_match(p_payload, c.fast_check, '{}', true)
+                 AND enqueue_fast_path_passes(p_event_key, p_entity_key, p_trace, p_payload,
+                                              b.body, c.fast_check, c.fraction_screen)
                  AND (p_depends_on IS NULL
                       OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = p_depends_on))
             THEN p_entity_key IS NULL

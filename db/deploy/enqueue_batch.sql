@@ -68,8 +68,8 @@ BEGIN
         v_trace := queue_trace_filter(p_trace);
     END IF;
 
-    -- The common case in one statement: fresh jobs that pass every check below and whose
-    -- payloads their contracts' jsonpaths accept (enqueue_job's one-statement path, for many).
+    -- The common case in one statement: fresh jobs that pass enqueue_fast_path_passes and
+    -- whose parents exist (enqueue_job's one-statement path, for many).
     -- It writes every item or, in its own subtransaction, none: anything else (a key that has
     -- a job or comes twice, which its unique index refuses, or any refusal) takes the
     -- item-by-item path, which decides it exactly as before.
@@ -96,16 +96,8 @@ BEGIN
         ), verdict AS MATERIALIZED (
             -- IS TRUE: an unknown answer (a NULL argument) is a refusal.
             SELECT bool_and((
-                       NOT text_is_blank(i.event_key)
-                       AND length(i.event_key) <= 200
-                       AND (i.entity_key IS NULL
-                            OR (NOT text_is_blank(i.entity_key) AND length(i.entity_key) <= 200))
-                       AND (p_trace IS NULL OR jsonb_typeof(p_trace) = 'object')
-                       AND jsonb_typeof(i.payload) = 'object'
-                       AND i.fast_check IS NOT NULL
-                       AND octet_length(i.body) <= v_max_size
-                       AND NOT payload_fraction_suspect(i.body, i.fraction_screen)
-                       AND jsonb_path_match(i.payload, i.fast_check, '{}', true)
+                       enqueue_fast_path_passes(i.event_key, i.entity_key, p_trace, i.payload,
+                                                i.body, i.fast_check, i.fraction_screen)
                        AND (i.depends_on IS NULL
                             OR EXISTS (SELECT 1 FROM public.jobs d WHERE d.id = i.depends_on))
                    ) IS TRUE) AS fast

@@ -182,3 +182,4 @@ AS $$
                               p_schema_version, p_trace, NULL::uuid)
 $$;
 DROP FUNCTION queue_envelope(uuid, text, text, integer, text, jsonb);
+DROP FUNCTION enqueue_fast_path_passes(text, text, jsonb, jsonb, text, jsonpath, text);

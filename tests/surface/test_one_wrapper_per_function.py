@@ -44,6 +44,7 @@ INTERNAL = {
     "payload_walk_problem": "part of payload_problem",
     "queue_trace_filter": "enqueue_job's trace allow-list, generated from the SDK's",
     "queue_envelope": "the queue row's payload enqueue_job and enqueue_jobs write",
+    "enqueue_fast_path_passes": "the checks of enqueue_job's and enqueue_jobs' one statement",
     "queue_discard_held": "replaced by recovery_discard; it only refuses, naming it",
     "recovery_job_state": "the job state the recovery functions and the guards read",
     "recovery_has_uncertain_send": "the retry's check for an unresolved send",
