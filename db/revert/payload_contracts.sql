@@ -322,3 +322,5 @@ VALUES ('map.linked.newsfeed.requested', 1, payload_nodes(
     {"node": 2, "parent": 0, "role": "field", "field_name": "unofficial_code", "required": true, "json_types": ["string"], "min_length": 4, "max_length": 6, "pattern": "^[A-Z0-9]+$", "pg_pattern": "^[A-Z0-9]+(?=\\n?$)"},
     {"node": 3, "parent": 0, "role": "field", "field_name": "official_map_id", "required": true, "json_types": ["integer"]}
 ]'));
+
+ALTER TABLE payload_contracts RESET (toast_tuple_target);
