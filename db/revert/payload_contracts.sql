@@ -17,6 +17,8 @@ AS $$
     WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
 $$;
 
+ALTER TABLE payload_contracts RESET (toast_tuple_target);
+
 DELETE FROM payload_contracts;
 
 -- api.completion.autoverification.failed, version 1: FailedAutoverifyEvent
@@ -322,5 +324,3 @@ VALUES ('map.linked.newsfeed.requested', 1, payload_nodes(
     {"node": 2, "parent": 0, "role": "field", "field_name": "unofficial_code", "required": true, "json_types": ["string"], "min_length": 4, "max_length": 6, "pattern": "^[A-Z0-9]+$", "pg_pattern": "^[A-Z0-9]+(?=\\n?$)"},
     {"node": 3, "parent": 0, "role": "field", "field_name": "official_map_id", "required": true, "json_types": ["integer"]}
 ]'));
-
-ALTER TABLE payload_contracts RESET (toast_tuple_target);
