@@ -17,6 +17,8 @@ AS $$
     WHERE lower(e.key) IN ('baggage', 'sentry-trace', 'traceparent', 'tracestate', 'x-request-id');
 $$;
 
+ALTER TABLE payload_contracts RESET (toast_tuple_target);
+
 DELETE FROM payload_contracts;
 
 -- api.completion.autoverification.failed, version 1: FailedAutoverifyEvent

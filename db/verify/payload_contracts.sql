@@ -7,3 +7,7 @@ SELECT 'queue_trace_filter(jsonb)'::regprocedure;
 SELECT 1 / (SELECT count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
             WHERE p.oid = 'queue_trace_filter(jsonb)'::regprocedure
               AND l.lanname = 'plpgsql')::int;
+-- Contract rows up to a page are stored uncompressed.
+SELECT 1 / (SELECT count(*) FROM pg_class c
+            WHERE c.oid = 'payload_contracts'::regclass
+              AND 'toast_tuple_target=8160' = ANY (c.reloptions))::int;

@@ -87,3 +87,21 @@ async def test_q26_malformed_contracts_are_refused(
         assert message in problem
     else:
         assert message in str(caught.value)
+
+
+async def test_every_contract_that_fits_a_page_is_read_without_decompressing(
+    connect: Connect,
+) -> None:
+    """Every enqueue reads its contract's row: stored uncompressed unless it could not fit in a
+    page (8160 bytes, the table's toast_tuple_target) without compression."""
+    conn = await connect()
+    compressed = await conn.fetch(
+        "SELECT c.event_name FROM payload_contracts c"
+        " WHERE (pg_column_compression(c.nodes) IS NOT NULL"
+        "        OR pg_column_compression(c.fast_check) IS NOT NULL"
+        "        OR pg_column_compression(c.fraction_screen) IS NOT NULL)"
+        "   AND pg_column_size(ROW(c.event_name, c.payload_version,"
+        "                          c.nodes::text::payload_contract_node[],"
+        "                          c.fast_check::text::jsonpath, c.fraction_screen || '')) < 8160"
+    )
+    assert [r["event_name"] for r in compressed] == []
