@@ -193,13 +193,14 @@ class FencedQueries(Queries):
         self.forget(claim)
 
     def forget(self, claim: ClaimToken) -> None:
+        # Its job was written (finished, held, returned to the queue) or left to a newer owner:
+        # its event may be free, and a hold or a release sends no notification.
+        self.outlook = None
         if self.claims.get(claim.queue_job_id) == claim:
             del self.claims[claim.queue_job_id]
             self.generations.pop(claim.queue_job_id, None)
 
     async def log_jobs(self, job_status: list[tuple[Job, str, TracebackRecord | None]]) -> None:
-        # A finished, held or released job frees its event: the last claim's outlook is old.
-        self.outlook = None
         pending: list[tuple[Job, ClaimToken, str, TracebackRecord | None]] = []
         for job, status, traceback in job_status:
             claim = claim_of(job)
@@ -257,7 +258,6 @@ class FencedQueries(Queries):
         self, job: Job, delay: timedelta, traceback_record: TracebackRecord | None
     ) -> None:
         claim = claim_of(job)
-        self.outlook = None
         record = None
         if traceback_record is not None:
             record = error_record(
