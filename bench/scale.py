@@ -253,7 +253,7 @@ async def entity_checks(arena: Arena, keys: Keys, n: int) -> list[float]:
                 entity_key=entity,
             )
             began = time.perf_counter()
-            claimed = await queue_claim(conn, uuid4(), [EVENT], 1, 2, CLAIM_WAIT)
+            claimed = (await queue_claim(conn, uuid4(), [EVENT], 1, 2, CLAIM_WAIT)).jobs
             times.append((time.perf_counter() - began) * 1000)
             if len(claimed) != 1:
                 raise RuntimeError(f"{arena.label}: the gate did not let the job run")

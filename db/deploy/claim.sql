@@ -18,10 +18,24 @@
 -- p_worker_limit caps this manager's running jobs. The worker login claims bot-owned events
 -- only (other events in p_entrypoints are ignored for it), and only for a manager its own
 -- session registered (queue_may_act_for).
-CREATE OR REPLACE FUNCTION queue_claim(
+--
+-- Besides the jobs (in priority order) and their retry generations, a claim says what it left:
+-- whether another claim now could take a job (more_ready), and, when it could not, whether
+-- jobs of these events are queued at all and how long until the soonest deferred one is due
+-- (PGQueuer's queued-work and deferred-eta reads, taken in the claim's transaction). A worker
+-- that reads more_ready false waits for a notification or that time instead of asking again.
+-- They are NULL, and the jobs none, when the guards let the session claim nothing.
+--
+-- Its result was a set of (job, retry_generation) rows before; a function's result type
+-- cannot be replaced, so the earlier one is dropped.
+DROP FUNCTION IF EXISTS queue_claim(uuid, text[], integer, integer, interval);
+
+CREATE FUNCTION queue_claim(
     p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
-    p_wait interval
-) RETURNS TABLE (job pgqueuer, retry_generation integer)
+    p_wait interval,
+    OUT jobs pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean,
+    OUT queued boolean, OUT next_due interval
+)
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = public, pg_temp
@@ -34,9 +48,11 @@ AS $$
 DECLARE
     v_stale    interval;
     v_names    text[];
+    v_free     integer;
     v_room     integer;
     v_may_act  boolean;
     v_ids      bigint[];
+    v_ready    integer;
     v_claimed  pgqueuer[];
     v_row      pgqueuer;
     v_gate     record;
@@ -45,6 +61,8 @@ BEGIN
         RAISE EXCEPTION 'queue_claim needs a manager id and a batch of at least one'
             USING ERRCODE = 'GJ003';
     END IF;
+    jobs := '{}';
+    retry_generations := '{}';
     -- Every guard in one statement, whose plan the session caches. The manager's running jobs
     -- are counted among all running ones (at most one per event), not through the manager's
     -- index: that index keeps an entry of every job the manager ever claimed until a vacuum,
@@ -52,12 +70,12 @@ BEGIN
     SELECT s.stale_heartbeat,
            (SELECT array_agg(t.event_name) FROM queue_event_types t
             WHERE t.event_name = ANY (p_entrypoints) AND (t.owner = 'bot' OR NOT w.is_worker)),
-           (SELECT least(p_batch, coalesce(p_worker_limit, p_batch)
-                                  - count(*) FILTER (WHERE q.queue_manager_id = p_manager))
+           (SELECT p_worker_limit - count(*) FILTER (WHERE q.queue_manager_id = p_manager)
             FROM pgqueuer q WHERE q.status = 'picked'),
            queue_may_act_for(p_manager)
-    INTO STRICT v_stale, v_names, v_room, v_may_act
+    INTO STRICT v_stale, v_names, v_free, v_may_act
     FROM queue_settings s CROSS JOIN (SELECT queue_session_is_worker() AS is_worker) w;
+    v_room := least(p_batch, coalesce(v_free, p_batch));
     IF v_names IS NULL OR v_room < 1 OR NOT v_may_act THEN
         RETURN;
     END IF;
@@ -72,7 +90,8 @@ BEGIN
     -- start, an effect committing under the old claim, which holds it FOR KEY SHARE) lets the
     -- next candidate in, and one changed since this statement's snapshot is kept only if its
     -- newest version is still claimable. OFFSET 0 keeps the lock above the sort, so only the
-    -- candidates tried are locked.
+    -- candidates tried are locked. The candidates are counted too: any left over (another
+    -- event's ready job, or one this claim found locked) may be taken by the next claim.
     WITH RECURSIVE queued_events(name) AS (
         (SELECT q.entrypoint FROM pgqueuer q WHERE q.status = 'queued'
          ORDER BY q.entrypoint LIMIT 1)
@@ -97,34 +116,40 @@ BEGIN
         SELECT q.id, q.priority FROM pgqueuer q
         WHERE q.entrypoint = ANY (v_names) AND q.status = 'picked'
           AND q.heartbeat < now() - v_stale
+    ), candidates AS MATERIALIZED (
+        SELECT * FROM fresh UNION ALL SELECT * FROM stale
     )
-    SELECT array_agg(k.id) INTO v_ids
-    FROM (SELECT c.id
-          FROM (SELECT * FROM fresh UNION ALL SELECT * FROM stale
-                ORDER BY priority DESC, id OFFSET 0) c
-          WHERE EXISTS (SELECT 1 FROM pgqueuer q
-                        WHERE q.id = c.id
-                          AND (q.status = 'queued' AND q.execute_after <= now()
-                               OR q.status = 'picked' AND q.heartbeat < now() - v_stale)
-                        FOR UPDATE OF q SKIP LOCKED)
-          LIMIT v_room) k;
-    IF v_ids IS NULL THEN
-        RETURN;
-    END IF;
+    SELECT (SELECT array_agg(k.id)
+            FROM (SELECT c.id
+                  FROM (SELECT * FROM candidates ORDER BY priority DESC, id OFFSET 0) c
+                  WHERE EXISTS (SELECT 1 FROM pgqueuer q
+                                WHERE q.id = c.id
+                                  AND (q.status = 'queued' AND q.execute_after <= now()
+                                       OR q.status = 'picked' AND q.heartbeat < now() - v_stale)
+                                FOR UPDATE OF q SKIP LOCKED)
+                  LIMIT v_room) k),
+           (SELECT count(*) FROM candidates)
+    INTO v_ids, v_ready;
+    v_ready := v_ready - coalesce(cardinality(v_ids), 0);
+    -- The manager's own limit, once this claim's jobs run, may leave no room for another.
+    more_ready := v_ready > 0 AND coalesce(v_free - cardinality(v_ids) > 0, true);
 
     -- No subtransaction here: another start of one of these entrypoints that this claim's
     -- snapshot missed fails the whole call on the unique index (or deadlocks it), and the
     -- caller reads that as "claimed nothing" (genji_queue.claim).
-    WITH claimed AS (
-        UPDATE pgqueuer q
-        SET status = 'picked', updated = now(), heartbeat = now(), queue_manager_id = p_manager
-        WHERE q.id = ANY (v_ids)
-        RETURNING q.id, q.entrypoint, q.priority, q AS job
-    ), logged AS (
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
-        SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
-    )
-    SELECT array_agg(c.job ORDER BY c.priority DESC, c.id) INTO v_claimed FROM claimed c;
+    IF v_ids IS NOT NULL THEN
+        WITH claimed AS (
+            UPDATE pgqueuer q
+            SET status = 'picked', updated = now(), heartbeat = now(),
+                queue_manager_id = p_manager
+            WHERE q.id = ANY (v_ids)
+            RETURNING q.id, q.entrypoint, q.priority, q AS job
+        ), logged AS (
+            INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority)
+            SELECT c.id, 'picked', c.entrypoint, c.priority FROM claimed c
+        )
+        SELECT array_agg(c.job ORDER BY c.priority DESC, c.id) INTO v_claimed FROM claimed c;
+    END IF;
     FOREACH v_row IN ARRAY coalesce(v_claimed, '{}') LOOP
         BEGIN
             SELECT b.decision, b.retry_generation INTO v_gate
@@ -132,13 +157,28 @@ BEGIN
         EXCEPTION WHEN OTHERS THEN
             PERFORM queue_hold(v_row.id, p_manager, v_row.updated, jsonb_build_object(
                 'exception_type', 'GateFailed', 'exception_message', SQLERRM));
+            more_ready := true;
             CONTINUE;
         END;
         IF v_gate.decision = 'run' THEN
-            job := v_row;
-            retry_generation := v_gate.retry_generation;
-            RETURN NEXT;
+            jobs := jobs || v_row;
+            retry_generations := retry_generations || v_gate.retry_generation;
+        ELSE
+            -- Deferred or held: its event is free again, for a later job of that event.
+            more_ready := true;
         END IF;
     END LOOP;
+
+    IF NOT more_ready THEN
+        SELECT EXISTS (SELECT 1 FROM pgqueuer q
+                       WHERE q.entrypoint = ANY (v_names) AND q.status = 'queued'),
+               (SELECT min(q.execute_after) - now() FROM pgqueuer q
+                WHERE q.entrypoint = ANY (v_names) AND q.status = 'queued'
+                  AND q.execute_after > now())
+        INTO queued, next_due;
+    END IF;
 END
 $$;
+
+GRANT EXECUTE ON FUNCTION queue_claim(uuid, text[], integer, integer, interval)
+    TO genjishimada_queue_worker;

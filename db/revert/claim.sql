@@ -1,3 +1,7 @@
+-- The claim's result type changed in this rework, so its function is dropped before the
+-- earlier one is created again.
+DROP FUNCTION queue_claim(uuid, text[], integer, integer, interval);
+
 -- Claims work for one queue manager: ready jobs of the given entrypoints, and jobs whose
 -- owner stopped heartbeating for longer than the database's stale threshold (queue_settings).
 -- This is the only way a worker takes a job, and it writes the 'picked' log row itself, so the
@@ -100,3 +104,6 @@ BEGIN
     END LOOP;
 END
 $$;
+
+GRANT EXECUTE ON FUNCTION queue_claim(uuid, text[], integer, integer, interval)
+    TO genjishimada_queue_worker;

@@ -31,7 +31,7 @@ async def test_q08_a_claim_takes_the_next_ready_job_of_every_named_event_not_run
     for event in [*READY, RUNNING, DEFERRED, NOT_NAMED, API_OWNED]:
         for n in range(2):
             await enqueue_sample(owner, event, f"{event}:{n}")
-    assert len(await queue_claim(worker, manager, [RUNNING], 1, None, WAIT)) == 1
+    assert len((await queue_claim(worker, manager, [RUNNING], 1, None, WAIT)).jobs) == 1
     await owner.execute(
         "UPDATE pgqueuer SET execute_after = now() + interval '1 hour' WHERE entrypoint = $1",
         DEFERRED,
@@ -45,7 +45,7 @@ async def test_q08_a_claim_takes_the_next_ready_job_of_every_named_event_not_run
     }
 
     named = [XP_EVENT, RUNNING, API_OWNED, DEFERRED, *READY[:2]]
-    claimed = await queue_claim(worker, manager, named, 10, None, WAIT)
+    claimed = (await queue_claim(worker, manager, named, 10, None, WAIT)).jobs
 
     assert sorted((c.row["entrypoint"], c.row["id"]) for c in claimed) == sorted(
         (event, first[event]) for event in READY

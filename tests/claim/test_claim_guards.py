@@ -24,9 +24,9 @@ async def test_q15_worker_session_claims_no_ready_job_for_a_manager_it_did_not_r
     manager = await register_worker(honest, uuid4())
     await register_worker(rogue, uuid4())
 
-    assert await queue_claim(rogue, manager, [XP_EVENT], 1, 2, WAIT) == []
-    assert await queue_claim(rogue, uuid4(), [XP_EVENT], 1, 2, WAIT) == []
+    assert (await queue_claim(rogue, manager, [XP_EVENT], 1, 2, WAIT)).jobs == []
+    assert (await queue_claim(rogue, uuid4(), [XP_EVENT], 1, 2, WAIT)).jobs == []
     assert await owner.fetchval(QUEUED) == 1
     assert await owner.fetchval("SELECT count(*) FROM pgqueuer_log WHERE status = 'picked'") == 0
     # The same ready job goes to the session that registered the manager.
-    assert len(await queue_claim(honest, manager, [XP_EVENT], 1, 2, WAIT)) == 1
+    assert len((await queue_claim(honest, manager, [XP_EVENT], 1, 2, WAIT)).jobs) == 1

@@ -40,12 +40,12 @@ async def test_q08_a_row_an_uncommitted_claim_took_is_not_claimed_again(
     manager = await register_worker(worker, uuid4())
     worker_pid = await worker.fetchval("SELECT pg_backend_pid()")
     if stale:
-        assert len(await queue_claim(owner, uuid4(), [XP_EVENT], 1, 2, WAIT)) == 1
+        assert len((await queue_claim(owner, uuid4(), [XP_EVENT], 1, 2, WAIT)).jobs) == 1
         await owner.execute("UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes'")
 
     started = first.transaction()
     await started.start()
-    (taken,) = await queue_claim(first, uuid4(), [XP_EVENT], 1, 2, WAIT)
+    (taken,) = (await queue_claim(first, uuid4(), [XP_EVENT], 1, 2, WAIT)).jobs
     second = asyncio.create_task(queue_claim(worker, manager, [XP_EVENT], 1, 2, WAIT))
 
     async def settled() -> bool:
@@ -54,7 +54,7 @@ async def test_q08_a_row_an_uncommitted_claim_took_is_not_claimed_again(
     await eventually(settled, deadline=10, what="the second claim to return or wait")
     await started.commit()
 
-    assert await asyncio.wait_for(second, 10) == []
+    assert (await asyncio.wait_for(second, 10)).jobs == []
     row = await owner.fetchrow("SELECT id, status, queue_manager_id, updated FROM pgqueuer")
     assert row is not None
     assert (row["id"], row["queue_manager_id"], row["updated"]) == (
@@ -76,7 +76,7 @@ async def test_q08_a_row_another_transaction_holds_is_skipped_not_claimed(
     await enqueue_sample(owner, OTHER, "news:held")
     manager = await register_worker(worker, uuid4())
     if holder != "start":
-        (held,) = await queue_claim(owner, uuid4(), [XP_EVENT], 1, 2, WAIT)
+        (held,) = (await queue_claim(owner, uuid4(), [XP_EVENT], 1, 2, WAIT)).jobs
         await owner.execute(
             "UPDATE pgqueuer SET heartbeat = now() - interval '5 minutes' WHERE id = $1", job_id
         )
@@ -97,9 +97,9 @@ async def test_q08_a_row_another_transaction_holds_is_skipped_not_claimed(
 
     # The worker's claim of one job returns at once, while the row is held, without it: the
     # held job comes first in priority order, and the next event's job takes its place.
-    claimed = await asyncio.wait_for(
-        queue_claim(worker, manager, [XP_EVENT, OTHER], 1, 2, WAIT), 10
-    )
+    claimed = (
+        await asyncio.wait_for(queue_claim(worker, manager, [XP_EVENT, OTHER], 1, 2, WAIT), 10)
+    ).jobs
     assert [c.row["entrypoint"] for c in claimed] == [OTHER]
     # An effect begun and not completed may not commit.
     await (holding.rollback() if holder == "effect" else holding.commit())

@@ -40,17 +40,17 @@ async def test_q08_claims_on_the_session_plans_take_jobs_in_priority_order_one_p
     taken: list[int] = []
     for _ in range(CALLS):
         # One event named, batch 1: the shape whose scan the cost comparison planned per call.
-        claimed = await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)
+        claimed = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
         assert len(claimed) == 1
         # While it runs, its event has nothing to give, whatever is queued behind it.
-        assert await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT) == []
+        assert (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs == []
         taken.append(claimed[0].row["id"])
         await owner.execute("DELETE FROM pgqueuer WHERE id = $1", taken[-1])
     assert taken == expected
 
     # Both events named, batch 2: one job of each, the other event's first in id order.
     await enqueue_sample(owner, XP_EVENT, "xp:last")
-    both = await queue_claim(worker, manager, [XP_EVENT, OTHER], 2, None, WAIT)
+    both = (await queue_claim(worker, manager, [XP_EVENT, OTHER], 2, None, WAIT)).jobs
     assert sorted(c.row["entrypoint"] for c in both) == sorted([XP_EVENT, OTHER])
     first_other = await owner.fetchval("SELECT min(id) FROM pgqueuer WHERE entrypoint = $1", OTHER)
     assert first_other in {c.row["id"] for c in both}
@@ -74,11 +74,11 @@ async def test_a_claim_reads_no_entry_of_the_jobs_its_manager_already_finished(
     for n in range(QUEUED):
         await enqueue_sample(owner, XP_EVENT, f"xp:{n}")
     for _ in range(FINISHED):
-        claimed = await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)
+        claimed = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
         await owner.execute("DELETE FROM pgqueuer WHERE id = $1", claimed[0].row["id"])
 
     async with worker.transaction():
-        assert len(await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)) == 1
+        assert len((await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs) == 1
         # Entries read from the manager's index by this session's claims, as far as not yet
         # reported to the statistics (at least this claim's).
         read = await worker.fetchval(

@@ -38,19 +38,19 @@ async def test_q08_a_claim_skips_an_entrypoint_another_uncommitted_claim_is_star
     started = first.transaction()
     await started.start()
     # A claim of one job locks the one event it takes, not every event it could have taken.
-    (taken,) = await queue_claim(first, uuid4(), [XP_EVENT, OTHER], 1, None, WAIT)
+    (taken,) = (await queue_claim(first, uuid4(), [XP_EVENT, OTHER], 1, None, WAIT)).jobs
     assert taken.row["entrypoint"] == XP_EVENT
     # While the first claim is open, the worker's claim of one job of either event returns at
     # once with the other event's job: it neither waits for the first claim, nor takes XP's
     # second job, nor gives up on XP's first (locked) and claims nothing.
-    claimed = await asyncio.wait_for(
-        queue_claim(worker, manager, [XP_EVENT, OTHER], 1, None, WAIT), 10
-    )
+    claimed = (
+        await asyncio.wait_for(queue_claim(worker, manager, [XP_EVENT, OTHER], 1, None, WAIT), 10)
+    ).jobs
     assert [c.row["entrypoint"] for c in claimed] == [OTHER]
     await started.commit()
 
     # Once the first start is committed, XP has its running job and gives nothing more.
-    assert await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT) == []
+    assert (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs == []
     picked = await owner.fetch(
         "SELECT id, entrypoint FROM pgqueuer WHERE status = 'picked' ORDER BY id"
     )
@@ -81,7 +81,7 @@ async def test_q08_claim_blocked_by_an_uncommitted_start_of_the_entrypoint_claim
     await eventually(blocked, deadline=10, what="the worker's claim to wait for the first")
     await started.commit()
 
-    assert await asyncio.wait_for(racing, 10) == []
+    assert (await asyncio.wait_for(racing, 10)).jobs == []
     rows = await owner.fetch("SELECT id, status, queue_manager_id FROM pgqueuer ORDER BY id")
     assert [(r["id"], r["status"]) for r in rows if r["status"] == "picked"] == [
         (second_id, "picked")

@@ -42,9 +42,9 @@ async def _two_jobs_claimed_in_one_batch(
             )
         ).id
     manager = uuid4()
-    claimed = await queue_claim(
-        conn, manager, [XP_EVENT, OTHER_EVENT], 2, 2, timedelta(milliseconds=200)
-    )
+    claimed = (
+        await queue_claim(conn, manager, [XP_EVENT, OTHER_EVENT], 2, 2, timedelta(milliseconds=200))
+    ).jobs
     tokens = {
         c.row["entrypoint"]: ClaimToken(c.row["id"], manager, c.row["updated"]) for c in claimed
     }

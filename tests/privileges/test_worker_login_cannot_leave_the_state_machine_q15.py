@@ -131,7 +131,7 @@ async def test_q15_worker_claims_bot_jobs_only(connect: Connect) -> None:
     await enqueue_xp(owner, "xp:1")
     worker = await connect("worker")
     manager = await register_worker(worker, uuid4())
-    claimed = await queue_claim(worker, manager, [OCR_EVENT, XP_EVENT], 5, 5, WAIT)
+    claimed = (await queue_claim(worker, manager, [OCR_EVENT, XP_EVENT], 5, 5, WAIT)).jobs
     assert [c.row["entrypoint"] for c in claimed] == [XP_EVENT]
     ocr_row = await owner.fetchrow(
         "SELECT q.status::text, q.queue_manager_id FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
@@ -144,13 +144,13 @@ async def test_q15_worker_cannot_take_over_a_live_claim_early(connect: Connect) 
     owner = await connect()
     await enqueue_xp(owner, "xp:1")
     honest = await connect("worker")
-    first = await queue_claim(
-        honest, await register_worker(honest, uuid4()), [XP_EVENT], 1, 2, WAIT
-    )
+    first = (
+        await queue_claim(honest, await register_worker(honest, uuid4()), [XP_EVENT], 1, 2, WAIT)
+    ).jobs
     assert len(first) == 1  # gated and allowed to run
     rogue = await connect("worker")
     rogue_manager = await register_worker(rogue, uuid4())
-    assert await queue_claim(rogue, rogue_manager, [XP_EVENT], 1, 2, WAIT) == []
+    assert (await queue_claim(rogue, rogue_manager, [XP_EVENT], 1, 2, WAIT)).jobs == []
     # The honest claim still holds: the rogue's attempt neither took it nor counted as a crash.
     assert await queue_begin(owner, claim_of(Job.model_validate(first[0].row)), WAIT) == Begin(
         "run", 0, 0
@@ -190,9 +190,9 @@ async def test_q15_a_worker_session_cannot_use_another_sessions_claim(connect: C
     owner = await connect()
     await enqueue_xp(owner, "xp:1")
     honest, rogue = await connect("worker"), await connect("worker")
-    (claimed,) = await queue_claim(
-        honest, await register_worker(honest, uuid4()), [XP_EVENT], 1, 2, WAIT
-    )
+    (claimed,) = (
+        await queue_claim(honest, await register_worker(honest, uuid4()), [XP_EVENT], 1, 2, WAIT)
+    ).jobs
     token = claim_of(Job.model_validate(claimed.row))
     await register_worker(rogue, uuid4())
     before = await _snapshot(owner)
@@ -204,7 +204,7 @@ async def test_q15_a_worker_session_cannot_use_another_sessions_claim(connect: C
     assert not await queue_release(rogue, token, "stolen")
     assert await queue_fail(rogue, token, [WAIT], {"exception_type": "X"}) == "lost"
     assert await queue_heartbeat(rogue, [token]) == {token.queue_job_id}
-    assert await queue_claim(rogue, token.queue_manager_id, [XP_EVENT], 1, 2, WAIT) == []
+    assert (await queue_claim(rogue, token.queue_manager_id, [XP_EVENT], 1, 2, WAIT)).jobs == []
     assert await _snapshot(owner) == before
     assert await queue_complete(honest, token)
 

@@ -59,7 +59,9 @@ async def claim_next(
     conn: asyncpg.Connection, manager: UUID, entrypoint: str = XP_EVENT
 ) -> Job | None:
     """Claim the next ready (or stale) job the way workers do."""
-    claimed = await queue_claim(conn, manager, [entrypoint], 1, 2, timedelta(milliseconds=200))
+    claimed = (
+        await queue_claim(conn, manager, [entrypoint], 1, 2, timedelta(milliseconds=200))
+    ).jobs
     return Job.model_validate(claimed[0].row) if claimed else None
 
 

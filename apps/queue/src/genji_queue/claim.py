@@ -14,7 +14,9 @@ from genji_queue.calls import Session, sql_call
 from genji_queue.errors import RetryTransactionError
 
 _CLAIM = sql_call(
-    "queue_claim", "SELECT job, retry_generation FROM queue_claim($1, $2, $3, $4, $5)"
+    "queue_claim",
+    "SELECT jobs, retry_generations, more_ready, queued, next_due"
+    " FROM queue_claim($1, $2, $3, $4, $5)",
 )
 ONE_RUNNING_INDEX = "pgqueuer_one_running_per_entrypoint"
 
@@ -27,6 +29,28 @@ class Claimed:
     """For the handler's context: operator retries the job has had."""
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """What a claim left that no other claim could take at once, read in its transaction."""
+
+    queued: bool
+    """Jobs of the claimable events are queued (ready, deferred, or behind a running job)."""
+    next_due: timedelta | None
+    """Until the soonest deferred job of those events is due; None if none is deferred."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    jobs: list[Claimed]
+    """The jobs that may run now, in priority order."""
+    outlook: Outlook | None
+    """Set when another claim now would take nothing; None when it might, or when the guards
+    let the session claim nothing."""
+
+
+NOTHING_CLAIMED = Claim([], None)
+
+
 async def queue_claim(
     session: Session,
     manager: UUID,
@@ -34,19 +58,26 @@ async def queue_claim(
     batch: int,
     worker_limit: int | None,
     wait: timedelta,
-) -> list[Claimed]:
+) -> Claim:
     """Claim up to `batch` jobs for `manager` and pass each through the start gate (waits of
-    `wait`, doubling); returns the ones that may run now.
+    `wait`, doubling); returns the ones that may run now, and what the claim left.
 
     A start of one of these entrypoints that the claim's snapshot missed fails the claim on the
     unique index of running jobs, or deadlocks it when two such starts crossed; either leaves
     nothing claimed: that is an empty claim, not an error, and the next poll claims again."""
     try:
-        rows = await _CLAIM.rows(session, manager, list(entrypoints), batch, worker_limit, wait)
+        row = await _CLAIM.row(session, manager, list(entrypoints), batch, worker_limit, wait)
     except asyncpg.UniqueViolationError as error:
         if error.constraint_name != ONE_RUNNING_INDEX:
             raise
-        return []
+        return NOTHING_CLAIMED
     except RetryTransactionError:
-        return []
-    return [Claimed(dict(row["job"]), row["retry_generation"]) for row in rows]
+        return NOTHING_CLAIMED
+    jobs = [
+        Claimed(dict(job), generation)
+        for job, generation in zip(row["jobs"], row["retry_generations"], strict=True)
+    ]
+    outlook = None
+    if row["more_ready"] is False:
+        outlook = Outlook(row["queued"], row["next_due"])
+    return Claim(jobs, outlook)

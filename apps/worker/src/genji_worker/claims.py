@@ -15,6 +15,11 @@ adapter changes how 1.1.1 talks to the database:
 - a claim takes up to the configured batch of jobs, one per event, and first writes the
   results PGQueuer still buffers, so a finished job's event is free for the claim; buffered
   results are also written as soon as every execution of the process has finished;
+- a claim also says what it left (queue_claim's outlook). When no other claim could take
+  anything, PGQueuer's next claim right after one that took jobs is not sent, and its two reads
+  before waiting (queued work, the next deferred job) come from the claim: both hold only
+  until a notification arrives (a job inserted or deleted, a wake) or this adapter writes a
+  result, and each is used once;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -28,7 +33,7 @@ import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
-from genji_queue.claim import queue_claim
+from genji_queue.claim import Outlook, queue_claim
 from genji_queue.complete import queue_complete_many
 from genji_queue.heartbeat import queue_heartbeat
 from genji_queue.hold import queue_hold
@@ -40,6 +45,7 @@ from pgqueuer.models import Job, TracebackRecord
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 from pgqueuer.queries import Queries
 
+from genji_worker.driver import DeadlineDriver
 from genji_worker.errors import error_record
 from genji_worker.faults import fault_point
 from genji_worker.job_names import job_name
@@ -75,6 +81,12 @@ class FencedQueries(Queries):
     smallest per-entrypoint limit, 1 here, but queue_claim takes at most one job per event and
     the database allows one running job per event across all workers, so a claim of several
     jobs takes them from as many events and starts nothing the limit forbids."""
+    outlook: Outlook | None = None
+    """What the last claim left when no other claim could take anything (see take_outlook)."""
+    outlook_notifications: int | None = None
+    """The connection's notification count when that claim was sent."""
+    skip_claim: bool = False
+    """The last claim took jobs and left nothing: the next dequeue need not ask again."""
     completions: JobStatusLogBuffer | None = None
     """PGQueuer's buffer of finished executions (FencedQueueManager hands it over). A buffered
     success keeps its job claimed, and with it the job's event, which no worker may start again
@@ -93,8 +105,12 @@ class FencedQueries(Queries):
             return []
         # The events of buffered successes are still running as far as the database knows.
         await self.complete_buffered()
+        if self.skip_claim and self.fresh_outlook() is not None:
+            self.skip_claim = False
+            return []
         point = self.flush_point()
-        claimed = await queue_claim(
+        notifications = self._notifications()
+        claim = await queue_claim(
             self.driver,
             queue_manager_id,
             list(entrypoints),
@@ -102,11 +118,14 @@ class FencedQueries(Queries):
             global_concurrency_limit,
             self.gate_wait,
         )
-        if claimed:
+        self.outlook = claim.outlook if notifications is not None else None
+        self.outlook_notifications = notifications
+        self.skip_claim = bool(claim.jobs)
+        if claim.jobs:
             # It wrote the claims and committed synchronously, after every completion so far.
             self.flushed(point)
         jobs = []
-        for each in claimed:
+        for each in claim.jobs:
             job = Job.model_validate(each.row)
             earlier = self.claims.get(job.id)
             if earlier is not None:
@@ -117,6 +136,27 @@ class FencedQueries(Queries):
             self.generations[job.id] = each.retry_generation
             jobs.append(job)
         return jobs
+
+    def _notifications(self) -> int | None:
+        return self.driver.notifications if isinstance(self.driver, DeadlineDriver) else None
+
+    def fresh_outlook(self) -> Outlook | None:
+        """The last claim's outlook, if nothing it read may have changed since: no notification
+        arrived, this adapter wrote no result, and claiming is not paused."""
+        if (
+            self.outlook is None
+            or self._notifications() != self.outlook_notifications
+            or time.monotonic() < self.paused_until
+        ):
+            return None
+        return self.outlook
+
+    def take_outlook(self) -> Outlook | None:
+        """The last claim's outlook if it still holds, for the one wait after that claim."""
+        outlook = self.fresh_outlook()
+        self.outlook = None
+        self.skip_claim = False
+        return outlook
 
     async def complete_buffered(self) -> None:
         """Write the finished executions PGQueuer still buffers (log_jobs, as its own flush)."""
@@ -153,6 +193,9 @@ class FencedQueries(Queries):
         self.forget(claim)
 
     def forget(self, claim: ClaimToken) -> None:
+        # Its job was written (finished, held, returned to the queue) or left to a newer owner:
+        # its event may be free, and a hold or a release sends no notification.
+        self.outlook = None
         if self.claims.get(claim.queue_job_id) == claim:
             del self.claims[claim.queue_job_id]
             self.generations.pop(claim.queue_job_id, None)

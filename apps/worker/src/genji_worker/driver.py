@@ -63,6 +63,9 @@ class DeadlineDriver(AsyncpgDriver):
         self._on_timeout = on_timeout
         self.lost = asyncio.Event()
         """Set once the connection is terminated or timed out."""
+        self.notifications: int | None = None
+        """Notifications received so far (a queue row inserted or deleted, a wake, a
+        cancellation, a health check); None until a channel is listened to."""
         connection.add_termination_listener(lambda _: self.lost.set())
 
     @property
@@ -109,4 +112,9 @@ class DeadlineDriver(AsyncpgDriver):
     async def add_listener(
         self, channel: str, callback: Callable[[str | bytes | bytearray], None]
     ) -> None:
-        await self._bounded(super().add_listener(channel, callback))
+        def counted(payload: str | bytes | bytearray) -> None:
+            self.notifications = (self.notifications or 0) + 1
+            callback(payload)
+
+        await self._bounded(super().add_listener(channel, counted))
+        self.notifications = self.notifications or 0

@@ -12,6 +12,11 @@ The supervisor already logs each lost connection. PGQueuer 1.1.1 adds two kinds 
 - the manager's listener health-check task is awaited only when the manager stops normally;
   when the manager dies with its connection, that task's connection error is reported by
   asyncio as "Task exception was never retrieved". Those are logged at debug level.
+
+Executions are cancelled when the queue connection is lost. One cancelled while its handler was
+opening a database connection leaves asyncpg's future of the SSL negotiation behind, which
+fails once that socket closes, and asyncio reports it as "Future exception was never
+retrieved": a connection error nothing waits for any more. Those are logged at debug level too.
 """
 
 from __future__ import annotations
@@ -87,6 +92,15 @@ def _abandoned_pgqueuer_task(context: dict[str, Any]) -> bool:
     return code is not None and code.co_filename.startswith(PGQUEUER_SOURCE)
 
 
+def _abandoned_connection_future(context: dict[str, Any]) -> bool:
+    future = context.get("future")
+    return (
+        isinstance(future, asyncio.Future)
+        and not isinstance(future, asyncio.Task)
+        and isinstance(context.get("exception"), QUEUE_CONNECTION_ERRORS)
+    )
+
+
 def install(loop: asyncio.AbstractEventLoop) -> None:
     """Add the flush filter to PGQueuer's logger and quiet the abandoned tasks on `loop`."""
     logging.getLogger(PGQUEUER_LOGGER).addFilter(_FILTER)
@@ -98,6 +112,8 @@ def install(loop: asyncio.AbstractEventLoop) -> None:
     def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         if _abandoned_pgqueuer_task(context):
             log.debug("abandoned PGQueuer task failed with its connection: %s", context["future"])
+        elif _abandoned_connection_future(context):
+            log.debug("abandoned connection attempt failed: %r", context["exception"])
         elif previous is not None:
             previous(loop, context)
         else:

@@ -1,0 +1,105 @@
+"""How the fenced adapter uses what a claim left: after a claim that took jobs and left nothing
+another claim could take, PGQueuer's next claim is not sent, unless a notification arrived or
+the adapter wrote a result since; and the outlook is used once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from uuid import uuid4
+
+import asyncpg
+import pytest
+from genji_queue.claim import Outlook
+from genji_sdk import REGISTRY
+from genji_worker.claims import FencedQueries
+from genji_worker.driver import DeadlineDriver
+from pgqueuer.ports.repository import EntrypointExecutionParameter
+
+from tests.support.harness import eventually
+from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker
+from tests.support.testdb import Connect
+
+pytestmark = pytest.mark.queue
+
+BOT_EVENTS = [spec.name for spec in REGISTRY.owned_by("bot")]
+OTHER = next(name for name in BOT_EVENTS if name != XP_EVENT)
+LIMIT_ONE = {name: EntrypointExecutionParameter(concurrency_limit=1) for name in BOT_EVENTS}
+STALE = timedelta(seconds=60)
+
+
+async def _listening(conn: asyncpg.Connection) -> tuple[FencedQueries, list[str]]:
+    """An adapter on a connection that listens to the queue's channel, as PGQueuer's does, and
+    the statements it sends."""
+    driver = DeadlineDriver(conn, timedelta(seconds=5))
+    await driver.add_listener("ch_pgqueuer", lambda _: None)
+    sent: list[str] = []
+    conn.add_query_logger(lambda record: sent.append(record.query))
+    return FencedQueries(driver), sent
+
+
+async def _dequeue(queries: FencedQueries, manager: object) -> list[int]:
+    jobs = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)  # type: ignore[arg-type]
+    return [job.id for job in jobs]
+
+
+async def test_after_a_claim_that_left_nothing_the_next_one_is_not_sent(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"outlook:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, sent = await _listening(conn)
+
+    assert len(await _dequeue(queries, manager)) == 1
+    claims = len(sent)
+    assert await _dequeue(queries, manager) == []
+    assert len(sent) == claims
+    # The wait after it reads the claim's outlook, once; the next dequeue claims again.
+    assert queries.take_outlook() == Outlook(queued=True, next_due=None)
+    assert queries.take_outlook() is None
+    assert await _dequeue(queries, manager) == []
+    assert len(sent) == claims + 1
+
+
+async def test_a_notification_since_the_claim_makes_the_next_dequeue_claim(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    await enqueue_sample(owner, XP_EVENT, "outlook:first")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    assert len(await _dequeue(queries, manager)) == 1
+    assert queries.fresh_outlook() == Outlook(queued=False, next_due=None)
+    heard = queries.driver.notifications  # type: ignore[attr-defined]
+
+    await enqueue_sample(owner, OTHER, "outlook:other")
+
+    async def notified() -> bool:
+        await conn.execute("SELECT 1")  # lets the connection read what the server sent
+        return queries.driver.notifications != heard  # type: ignore[attr-defined]
+
+    await eventually(notified, deadline=10, what="the enqueue's notification")
+    other = await owner.fetchval("SELECT id FROM pgqueuer WHERE entrypoint = $1", OTHER)
+    assert await _dequeue(queries, manager) == [other]
+
+
+async def test_a_result_written_since_the_claim_makes_the_next_dequeue_claim(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"outlook:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    [first] = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)
+    heard = queries.driver.notifications  # type: ignore[attr-defined]
+
+    # Held, which sends no notification and frees the event for the second job.
+    await queries.log_jobs([(first, "failed", None)])
+
+    second = await owner.fetchval(
+        "SELECT id FROM pgqueuer WHERE entrypoint = $1 AND status = 'queued'", XP_EVENT
+    )
+    assert await _dequeue(queries, manager) == [second]
+    assert queries.driver.notifications == heard  # type: ignore[attr-defined]
