@@ -2608,7 +2608,7 @@ BEGIN
     END IF;
 
     -- The rows to claim are chosen and locked by a read-only statement, so a call that finds
-    -- nothing (half of a sequential drain's calls) never starts the writing one.
+    -- nothing never starts the writing one.
     -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
     -- index (one probe per such event), so the per-event probes below run only for them and
     -- not for every registered event, most of which usually have nothing queued.
@@ -2698,12 +2698,13 @@ BEGIN
     END LOOP;
 
     -- Only the events that had queued jobs when the claim looked can have any now (what the
-    -- gate writes back sets more_ready; a job queued since notifies the worker), so these
+    -- gate writes back sets more_ready; a job inserted, released or retried since wakes the
+    -- worker through queue_wake or the queue's trigger), so these
     -- reads probe those events and not every event the session may claim. Each read is an
     -- ordered probe of the queued rows' (entrypoint, execute_after) index, which passes over
     -- the entries of rows already finished, where a scan of the table would visit each of them.
     IF NOT more_ready THEN
-        SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - now()
+        SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - clock_timestamp()
         INTO queued, next_due
         FROM unnest(v_queued) AS n(name)
         CROSS JOIN LATERAL (

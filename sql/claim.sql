@@ -25,12 +25,7 @@
 -- (PGQueuer's queued-work and deferred-eta reads, taken in the claim's transaction). A worker
 -- that reads more_ready false waits for a notification or that time instead of asking again.
 -- They are NULL, and the jobs none, when the guards let the session claim nothing.
---
--- Its result was a set of (job, retry_generation) rows before; a function's result type
--- cannot be replaced, so the earlier one is dropped.
-DROP FUNCTION IF EXISTS queue_claim(uuid, text[], integer, integer, interval);
-
-CREATE FUNCTION queue_claim(
+CREATE OR REPLACE FUNCTION queue_claim(
     p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
     p_wait interval,
     OUT jobs pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean,
@@ -82,7 +77,7 @@ BEGIN
     END IF;
 
     -- The rows to claim are chosen and locked by a read-only statement, so a call that finds
-    -- nothing (half of a sequential drain's calls) never starts the writing one.
+    -- nothing never starts the writing one.
     -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
     -- index (one probe per such event), so the per-event probes below run only for them and
     -- not for every registered event, most of which usually have nothing queued.
@@ -172,12 +167,13 @@ BEGIN
     END LOOP;
 
     -- Only the events that had queued jobs when the claim looked can have any now (what the
-    -- gate writes back sets more_ready; a job queued since notifies the worker), so these
+    -- gate writes back sets more_ready; a job inserted, released or retried since wakes the
+    -- worker through queue_wake or the queue's trigger), so these
     -- reads probe those events and not every event the session may claim. Each read is an
     -- ordered probe of the queued rows' (entrypoint, execute_after) index, which passes over
     -- the entries of rows already finished, where a scan of the table would visit each of them.
     IF NOT more_ready THEN
-        SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - now()
+        SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - clock_timestamp()
         INTO queued, next_due
         FROM unnest(v_queued) AS n(name)
         CROSS JOIN LATERAL (
@@ -192,6 +188,3 @@ BEGIN
     END IF;
 END
 $$;
-
-GRANT EXECUTE ON FUNCTION queue_claim(uuid, text[], integer, integer, interval)
-    TO genjishimada_queue_worker;
