@@ -25,12 +25,7 @@
 -- (PGQueuer's queued-work and deferred-eta reads, taken in the claim's transaction). A worker
 -- that reads more_ready false waits for a notification or that time instead of asking again.
 -- They are NULL, and the jobs none, when the guards let the session claim nothing.
---
--- Its result was a set of (job, retry_generation) rows before; a function's result type
--- cannot be replaced, so the earlier one is dropped.
-DROP FUNCTION IF EXISTS queue_claim(uuid, text[], integer, integer, interval);
-
-CREATE FUNCTION queue_claim(
+CREATE OR REPLACE FUNCTION queue_claim(
     p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
     p_wait interval,
     OUT jobs pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean,
@@ -53,6 +48,7 @@ DECLARE
     v_may_act  boolean;
     v_ids      bigint[];
     v_ready    integer;
+    v_queued   text[];
     v_claimed  pgqueuer[];
     v_row      pgqueuer;
     v_gate     record;
@@ -81,7 +77,7 @@ BEGIN
     END IF;
 
     -- The rows to claim are chosen and locked by a read-only statement, so a call that finds
-    -- nothing (half of a sequential drain's calls) never starts the writing one.
+    -- nothing never starts the writing one.
     -- The events that have a queued job come from a loose scan of the queued rows' entrypoint
     -- index (one probe per such event), so the per-event probes below run only for them and
     -- not for every registered event, most of which usually have nothing queued.
@@ -128,8 +124,9 @@ BEGIN
                                        OR q.status = 'picked' AND q.heartbeat < now() - v_stale)
                                 FOR UPDATE OF q SKIP LOCKED)
                   LIMIT v_room) k),
-           (SELECT count(*) FROM candidates)
-    INTO v_ids, v_ready;
+           (SELECT count(*) FROM candidates),
+           (SELECT array_agg(e.name) FROM queued_events e WHERE e.name = ANY (v_names))
+    INTO v_ids, v_ready, v_queued;
     v_ready := v_ready - coalesce(cardinality(v_ids), 0);
     -- The manager's own limit, once this claim's jobs run, may leave no room for another.
     more_ready := v_ready > 0 AND coalesce(v_free - cardinality(v_ids) > 0, true);
@@ -169,16 +166,25 @@ BEGIN
         END IF;
     END LOOP;
 
+    -- Only the events that had queued jobs when the claim looked can have any now (what the
+    -- gate writes back sets more_ready; a job inserted, released or retried since wakes the
+    -- worker through queue_wake or the queue's trigger), so these
+    -- reads probe those events and not every event the session may claim. Each read is an
+    -- ordered probe of the queued rows' (entrypoint, execute_after) index, which passes over
+    -- the entries of rows already finished, where a scan of the table would visit each of them.
     IF NOT more_ready THEN
-        SELECT EXISTS (SELECT 1 FROM pgqueuer q
-                       WHERE q.entrypoint = ANY (v_names) AND q.status = 'queued'),
-               (SELECT min(q.execute_after) - now() FROM pgqueuer q
-                WHERE q.entrypoint = ANY (v_names) AND q.status = 'queued'
-                  AND q.execute_after > now())
-        INTO queued, next_due;
+        SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - clock_timestamp()
+        INTO queued, next_due
+        FROM unnest(v_queued) AS n(name)
+        CROSS JOIN LATERAL (
+            SELECT (SELECT q.execute_after FROM pgqueuer q
+                    WHERE q.entrypoint = n.name AND q.status = 'queued'
+                    ORDER BY q.execute_after LIMIT 1) AS first,
+                   (SELECT q.execute_after FROM pgqueuer q
+                    WHERE q.entrypoint = n.name AND q.status = 'queued'
+                      AND q.execute_after > now()
+                    ORDER BY q.execute_after LIMIT 1) AS due
+        ) e;
     END IF;
 END
 $$;
-
-GRANT EXECUTE ON FUNCTION queue_claim(uuid, text[], integer, integer, interval)
-    TO genjishimada_queue_worker;

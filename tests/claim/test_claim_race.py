@@ -43,10 +43,13 @@ async def test_q08_a_claim_skips_an_entrypoint_another_uncommitted_claim_is_star
     # While the first claim is open, the worker's claim of one job of either event returns at
     # once with the other event's job: it neither waits for the first claim, nor takes XP's
     # second job, nor gives up on XP's first (locked) and claims nothing.
-    claimed = (
-        await asyncio.wait_for(queue_claim(worker, manager, [XP_EVENT, OTHER], 1, None, WAIT), 10)
-    ).jobs
+    claim = await asyncio.wait_for(
+        queue_claim(worker, manager, [XP_EVENT, OTHER], 1, None, WAIT), 10
+    )
+    claimed = claim.jobs
     assert [c.row["entrypoint"] for c in claimed] == [OTHER]
+    # The locked job it passed over may be free for the next claim.
+    assert claim.outlook is None
     await started.commit()
 
     # Once the first start is committed, XP has its running job and gives nothing more.

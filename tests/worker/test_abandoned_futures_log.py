@@ -27,11 +27,24 @@ async def test_only_abandoned_connection_errors_are_quieted(
     with caplog.at_level(logging.DEBUG):
         _abandon(loop, ConnectionError("unexpected connection_lost() call"))
         _abandon(loop, ValueError("a real bug"))
+        _abandon(loop, TimeoutError("a handler's own timeout"))
+        failed = loop.create_task(_fails_with(ConnectionError("a task of the process")))
+        await asyncio.wait({failed})
+        del failed
+        gc.collect()
 
     seen = [(r.name, r.levelname, r.getMessage()) for r in caplog.records]
     assert [(name, level) for name, level, _ in seen] == [
         ("genji.queue", "DEBUG"),
         ("asyncio", "ERROR"),
+        ("asyncio", "ERROR"),
+        ("asyncio", "ERROR"),
     ]
     assert "ConnectionError" in seen[0][2]
     assert "ValueError('a real bug')" in seen[1][2]
+    assert "TimeoutError" in seen[2][2]
+    assert "Task exception was never retrieved" in seen[3][2]
+
+
+async def _fails_with(error: Exception) -> None:
+    raise error

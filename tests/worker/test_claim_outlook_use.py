@@ -4,6 +4,8 @@ the adapter wrote a result since; and the outlook is used once."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from datetime import timedelta
 from uuid import uuid4
 
@@ -13,6 +15,7 @@ from genji_queue.claim import Outlook
 from genji_sdk import REGISTRY
 from genji_worker.claims import FencedQueries
 from genji_worker.driver import DeadlineDriver
+from genji_worker.manager import FencedQueueManager
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 
 from tests.support.harness import eventually
@@ -37,6 +40,11 @@ async def _listening(conn: asyncpg.Connection) -> tuple[FencedQueries, list[str]
     return FencedQueries(driver), sent
 
 
+async def _count(sent: list[str]) -> int:
+    await asyncio.sleep(0)  # asyncpg calls query loggers soon after, not during, the statement
+    return len(sent)
+
+
 async def _dequeue(queries: FencedQueries, manager: object) -> list[int]:
     jobs = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)  # type: ignore[arg-type]
     return [job.id for job in jobs]
@@ -52,14 +60,14 @@ async def test_after_a_claim_that_left_nothing_the_next_one_is_not_sent(
     queries, sent = await _listening(conn)
 
     assert len(await _dequeue(queries, manager)) == 1
-    claims = len(sent)
+    claims = await _count(sent)
     assert await _dequeue(queries, manager) == []
-    assert len(sent) == claims
+    assert await _count(sent) == claims
     # The wait after it reads the claim's outlook, once; the next dequeue claims again.
     assert queries.take_outlook() == Outlook(queued=True, next_due=None)
     assert queries.take_outlook() is None
     assert await _dequeue(queries, manager) == []
-    assert len(sent) == claims + 1
+    assert await _count(sent) == claims + 1
 
 
 async def test_a_notification_since_the_claim_makes_the_next_dequeue_claim(
@@ -103,3 +111,43 @@ async def test_a_result_written_since_the_claim_makes_the_next_dequeue_claim(
     )
     assert await _dequeue(queries, manager) == [second]
     assert queries.driver.notifications == heard  # type: ignore[attr-defined]
+
+
+async def test_the_wait_after_a_claim_follows_pgqueuers_rule_on_its_outlook(
+    connect: Connect,
+) -> None:
+    conn = await connect("worker")
+    queries, sent = await _listening(conn)
+    manager = FencedQueueManager(queries)
+    fallback = timedelta(seconds=5)
+    shortest = manager.min_dequeue_poll_interval
+    cases = [
+        (Outlook(queued=True, next_due=None), shortest),
+        (Outlook(queued=True, next_due=timedelta(seconds=2)), timedelta(seconds=2)),
+        (Outlook(queued=True, next_due=timedelta(milliseconds=1)), shortest),
+        (Outlook(queued=True, next_due=timedelta(seconds=9)), fallback),
+        (Outlook(queued=False, next_due=None), fallback),
+    ]
+    for outlook, wait in cases:
+        queries.outlook = outlook
+        queries.outlook_notifications = queries.driver.notifications  # type: ignore[attr-defined]
+        assert await manager._effective_dequeue_timeout(fallback) == wait
+        assert queries.outlook is None
+    assert await _count(sent) == 0
+    # Without one, the manager reads the queue as PGQueuer does: no deferred job, none queued.
+    assert await manager._effective_dequeue_timeout(fallback) == fallback
+    assert await _count(sent) == 2
+
+
+async def test_no_outlook_holds_while_claiming_is_paused(connect: Connect) -> None:
+    owner, conn = await connect(), await connect("worker")
+    await enqueue_sample(owner, XP_EVENT, "outlook:paused")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    assert len(await _dequeue(queries, manager)) == 1
+    assert queries.fresh_outlook() is not None
+
+    queries.paused_until = time.monotonic() + 60
+
+    assert queries.fresh_outlook() is None
+    assert queries.take_outlook() is None

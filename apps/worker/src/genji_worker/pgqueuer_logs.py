@@ -30,6 +30,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg
 import pgqueuer
 
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS
@@ -92,12 +93,21 @@ def _abandoned_pgqueuer_task(context: dict[str, Any]) -> bool:
     return code is not None and code.co_filename.startswith(PGQUEUER_SOURCE)
 
 
+# What a connection attempt fails with when its socket closes: not OSError at large, which a
+# handler's own timeouts and file errors are too.
+CONNECTION_ATTEMPT_ERRORS = (
+    ConnectionError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+)
+
+
 def _abandoned_connection_future(context: dict[str, Any]) -> bool:
     future = context.get("future")
     return (
         isinstance(future, asyncio.Future)
         and not isinstance(future, asyncio.Task)
-        and isinstance(context.get("exception"), QUEUE_CONNECTION_ERRORS)
+        and isinstance(context.get("exception"), CONNECTION_ATTEMPT_ERRORS)
     )
 
 

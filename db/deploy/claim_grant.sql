@@ -1,0 +1,4 @@
+-- The worker claims through queue_claim, which claim_result dropped and the claim rework
+-- created again with its new result.
+GRANT EXECUTE ON FUNCTION queue_claim(uuid, text[], integer, integer, interval)
+    TO genjishimada_queue_worker;

@@ -1,0 +1,2 @@
+REVOKE EXECUTE ON FUNCTION queue_claim(uuid, text[], integer, integer, interval)
+    FROM genjishimada_queue_worker;
