@@ -168,10 +168,10 @@ BEGIN
 
     -- Only the events that had queued jobs when the claim looked can have any now (what the
     -- gate writes back sets more_ready; a job inserted, released or retried since wakes the
-    -- worker through queue_wake or the queue's trigger), so these
-    -- reads probe those events and not every event the session may claim. Each read is an
-    -- ordered probe of the queued rows' (entrypoint, execute_after) index, which passes over
-    -- the entries of rows already finished, where a scan of the table would visit each of them.
+    -- worker through queue_wake or the queue's trigger), so these reads probe those events and
+    -- not every event the session may claim. Each read is an ordered probe of the queued rows'
+    -- (entrypoint, execute_after) index, which passes over the entries of rows already
+    -- finished, where a scan of the table would visit each of them.
     IF NOT more_ready THEN
         SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - clock_timestamp()
         INTO queued, next_due

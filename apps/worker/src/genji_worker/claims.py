@@ -18,8 +18,8 @@ adapter changes how 1.1.1 talks to the database:
 - a claim also says what it left (queue_claim's outlook). When no other claim could take
   anything, PGQueuer's next claim right after one that took jobs is not sent, and its two reads
   before waiting (queued work, the next deferred job) come from the claim: both hold only
-  until a notification arrives (a job inserted or deleted, a wake) or this adapter writes a
-  result, and each is used once;
+  until a notification arrives (a job inserted or deleted, a wake), this adapter writes a
+  result or claiming is paused, and each is used once;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
