@@ -188,3 +188,30 @@ BEGIN
     END IF;
 END
 $$;
+
+-- queue_complete_and_claim writes a worker's finished claims (queue_complete_many, each fenced
+-- by its own token) and then claims (queue_claim), in one transaction and one round trip: the
+-- completions free their events for the claim. The transaction commits asynchronously, as a
+-- completion does, unless the claim took jobs: then it commits as a claim alone does.
+CREATE OR REPLACE FUNCTION queue_complete_and_claim(
+    p_ids bigint[], p_managers uuid[], p_claimed_ats timestamptz[],
+    p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
+    p_wait interval,
+    OUT written boolean[], OUT jobs pgqueuer[], OUT retry_generations integer[],
+    OUT more_ready boolean, OUT queued boolean, OUT next_due interval
+)
+LANGUAGE plpgsql
+SET search_path = public, pg_temp
+AS $$
+DECLARE
+    v_commit text := current_setting('synchronous_commit');
+BEGIN
+    written := queue_complete_many(p_ids, p_managers, p_claimed_ats);
+    SELECT c.jobs, c.retry_generations, c.more_ready, c.queued, c.next_due
+    INTO jobs, retry_generations, more_ready, queued, next_due
+    FROM queue_claim(p_manager, p_entrypoints, p_batch, p_worker_limit, p_wait) c;
+    IF cardinality(jobs) > 0 THEN
+        PERFORM set_config('synchronous_commit', v_commit, true);
+    END IF;
+END
+$$;
