@@ -2748,7 +2748,7 @@ BEGIN
     SELECT c.jobs, c.retry_generations, c.more_ready, c.queued, c.next_due
     INTO jobs, retry_generations, more_ready, queued, next_due
     FROM queue_claim(p_manager, p_entrypoints, p_batch, p_worker_limit, p_wait) c;
-    IF cardinality(jobs) > 0 THEN
+    IF cardinality(jobs) > 0 OR more_ready THEN
         PERFORM set_config('synchronous_commit', v_commit, true);
     END IF;
 END

@@ -192,7 +192,9 @@ $$;
 -- queue_complete_and_claim writes a worker's finished claims (queue_complete_many, each fenced
 -- by its own token) and then claims (queue_claim), in one transaction and one round trip: the
 -- completions free their events for the claim. The transaction commits asynchronously, as a
--- completion does, unless the claim took jobs: then it commits as a claim alone does.
+-- completion does, only when the claim wrote nothing; when it took jobs, or its gate sent some
+-- back (more_ready; also set when candidates were left over, which costs a flush and nothing
+-- else), it commits as a claim alone does: no claim is committed asynchronously.
 CREATE OR REPLACE FUNCTION queue_complete_and_claim(
     p_ids bigint[], p_managers uuid[], p_claimed_ats timestamptz[],
     p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
@@ -210,7 +212,7 @@ BEGIN
     SELECT c.jobs, c.retry_generations, c.more_ready, c.queued, c.next_due
     INTO jobs, retry_generations, more_ready, queued, next_due
     FROM queue_claim(p_manager, p_entrypoints, p_batch, p_worker_limit, p_wait) c;
-    IF cardinality(jobs) > 0 THEN
+    IF cardinality(jobs) > 0 OR more_ready THEN
         PERFORM set_config('synchronous_commit', v_commit, true);
     END IF;
 END

@@ -10,12 +10,13 @@ from genji_queue.claim import Outlook, queue_claim, queue_complete_and_claim
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
-from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker
+from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker, sample_json
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
 
 WAIT = timedelta(seconds=2)
+OTHER = "api.newsfeed.create"
 
 
 async def test_a_completion_frees_its_event_for_the_claim_in_the_same_call(
@@ -85,3 +86,36 @@ async def test_a_stale_completion_is_not_written_and_its_event_stays_taken(
     assert await owner.fetchval("SELECT status::text FROM pgqueuer WHERE id = $1", job.id) == (
         "picked"
     )
+
+
+async def test_a_claim_whose_gate_sent_its_job_back_commits_synchronously(
+    connect: Connect,
+) -> None:
+    owner, worker = await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    await enqueue_sample(owner, XP_EVENT, "complete-claim:first")
+    async with owner.transaction():
+        parent = await owner.fetchval(
+            "SELECT job_id FROM enqueue_job($1, $2::jsonb, 'complete-claim:parent')",
+            OTHER,
+            sample_json(OTHER),
+        )
+        await owner.execute(
+            "SELECT enqueue_job($1, $2::jsonb, 'complete-claim:child', NULL, $3)",
+            XP_EVENT,
+            sample_json(XP_EVENT),
+            parent,
+        )
+    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    done = claim_of(Job.model_validate(first.row))
+    await worker.execute("SET synchronous_commit = on")
+
+    async with worker.transaction():
+        # The child is XP's next job and waits for its parent: the gate writes it back.
+        written, claim = await queue_complete_and_claim(
+            worker, [done], manager, [XP_EVENT], 1, None, WAIT
+        )
+        setting = await worker.fetchval("SELECT current_setting('synchronous_commit')")
+
+    assert (written, claim.jobs, claim.outlook) == ({done}, [], None)
+    assert setting == "on"

@@ -203,7 +203,7 @@ async def test_a_stopping_worker_claims_nothing_more_and_returns_what_it_had_cla
     [second] = queries.prefetched
 
     # The manager stopped before it took the job the completion claimed: it goes back.
-    await supervisor._release_prefetched(queries)
+    await supervisor._return_unstarted(queries)
 
     row = await owner.fetchrow(
         "SELECT status::text, queue_manager_id FROM pgqueuer WHERE id = $1", second.id
@@ -222,3 +222,50 @@ async def test_a_stopping_worker_claims_nothing_more_and_returns_what_it_had_cla
 
 async def _never_called(payload: object, context: object) -> None:
     raise AssertionError("no job runs here")
+
+
+async def test_completions_written_side_by_side_leave_no_claimed_job_behind(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for event in (XP_EVENT, OTHER):
+        for n in range(2):
+            await enqueue_sample(owner, event, f"outlook:{event}:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    queries.claim_batch = 2
+    first, second = await queries.dequeue(1, LIMIT_ONE, manager, 4, STALE)
+
+    # As two of PGQueuer's flushes can: both inside log_jobs at once.
+    await asyncio.gather(
+        queries.log_jobs([(first, "successful", None)]),
+        queries.log_jobs([(second, "successful", None)]),
+    )
+
+    # Every job still claimed is one PGQueuer's next dequeue takes.
+    assert queries.prefetched
+    assert set(queries.claims) == {job.id for job in queries.prefetched}
+    picked = await owner.fetch("SELECT id FROM pgqueuer WHERE status = 'picked'")
+    assert {r["id"] for r in picked} == set(queries.claims)
+
+
+async def test_jobs_claimed_with_a_completion_go_back_when_claiming_pauses(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"outlook:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    [first] = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)
+    await queries.log_jobs([(first, "successful", None)])
+    [second] = queries.prefetched
+
+    queries.paused_until = time.monotonic() + 60
+
+    assert await _dequeue(queries, manager) == []
+    row = await owner.fetchrow(
+        "SELECT status::text, queue_manager_id FROM pgqueuer WHERE id = $1", second.id
+    )
+    assert row is not None and tuple(row) == ("queued", None)
+    assert queries.prefetched == [] and queries.claims == {}

@@ -18,11 +18,12 @@ adapter changes how 1.1.1 talks to the database:
 - a claim also says what it left (queue_claim's outlook). When no other claim could take
   anything, PGQueuer's next claim right after one that took jobs is not sent, and its two reads
   before waiting (queued work, the next deferred job) come from the claim: both hold only
-  until a notification arrives (a job inserted or deleted, a wake), this adapter writes a
-  result or claiming is paused, and each is used once;
-- finished executions written outside a claim are completed together with the next claim, in
-  one round trip (queue_complete_and_claim); the jobs it takes wait for PGQueuer's next
-  dequeue, which the completion's own notification wakes;
+  until a notification arrives (a job inserted or deleted, a wake; not the one a claim's own
+  completion sends), this adapter writes a result or claiming is paused, and each is used once;
+- finished executions written outside a dequeue are completed together with the next claim,
+  in one round trip (queue_complete_and_claim), one such call at a time; the jobs it takes wait
+  for PGQueuer's next dequeue, which the completion's own notification wakes, and go back to
+  the queue if claiming pauses or the worker stops first;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -103,6 +104,8 @@ class FencedQueries(Queries):
     same in its round trip (queue_complete_and_claim)."""
     prefetched: list[Job] = dataclasses.field(default_factory=list)
     """Jobs claimed with a completion, for PGQueuer's next dequeue."""
+    prefetching: bool = False
+    """A claim with a completion is under way."""
     claiming: bool = False
     """A dequeue is writing the buffered results before its own claim."""
     stopping: bool = False
@@ -120,13 +123,15 @@ class FencedQueries(Queries):
         global_concurrency_limit: int | None,
         heartbeat_timeout: timedelta,
     ) -> list[Job]:
+        # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
+        if time.monotonic() < self.paused_until:
+            # Not started into an outage, nor left unbeaten until it ends.
+            await self.return_prefetched("claiming paused")
+            return []
         if self.prefetched:
             # Claimed with a completion since; the completion's notification woke PGQueuer.
             jobs, self.prefetched = self.prefetched, []
             return jobs
-        # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
-        if time.monotonic() < self.paused_until:
-            return []
         self.claim_with = ClaimRequest(
             queue_manager_id,
             list(entrypoints),
@@ -134,7 +139,11 @@ class FencedQueries(Queries):
             global_concurrency_limit,
         )
         # The events of buffered successes are still running as far as the database knows.
-        await self.complete_buffered()
+        self.claiming = True
+        try:
+            await self.complete_buffered()
+        finally:
+            self.claiming = False
         if self.skip_claim and self.fresh_outlook() is not None:
             self.skip_claim = False
             return []
@@ -195,11 +204,7 @@ class FencedQueries(Queries):
     async def complete_buffered(self) -> None:
         """Write the finished executions PGQueuer still buffers (log_jobs, as its own flush)."""
         if self.completions is not None and not self.completions.events.empty():
-            self.claiming = True
-            try:
-                await self.completions.flush()
-            finally:
-                self.claiming = False
+            await self.completions.flush()
 
     async def complete_when_idle(self) -> None:
         """Write the buffered results once they are as many as the claims this process holds,
@@ -259,7 +264,7 @@ class FencedQueries(Queries):
                     self._not_written(job, "successful")
             if taken is not None:
                 # Claimed after these completions: what it left is newer than their forgetting.
-                self.prefetched = self._took(*taken)
+                self.prefetched.extend(self._took(*taken))
         for job, claim, status, traceback in pending:
             if status != "successful":
                 await self._log_unsuccessful(job, claim, status, traceback)
@@ -275,6 +280,7 @@ class FencedQueries(Queries):
             request is None
             or self.claiming
             or self.stopping
+            or self.prefetching
             or self.prefetched
             or time.monotonic() < self.paused_until
         ):
@@ -283,15 +289,21 @@ class FencedQueries(Queries):
             return written, None
         point = self.flush_point()
         notifications = self._notifications()
-        written, claim = await queue_complete_and_claim(
-            self.driver,
-            claims,
-            request.manager,
-            request.entrypoints,
-            request.batch,
-            request.worker_limit,
-            self.gate_wait,
-        )
+        # PGQueuer's flushes run side by side (its buffer's lock covers only taking the items):
+        # one claim with a completion at a time, so each of its jobs reaches `prefetched` once.
+        self.prefetching = True
+        try:
+            written, claim = await queue_complete_and_claim(
+                self.driver,
+                claims,
+                request.manager,
+                request.entrypoints,
+                request.batch,
+                request.worker_limit,
+                self.gate_wait,
+            )
+        finally:
+            self.prefetching = False
         if claim.jobs:
             # Committed synchronously, as a claim: these completions are on disk too.
             self.flushed(point)
@@ -300,6 +312,14 @@ class FencedQueries(Queries):
         # The completion notifies this session once (the queue's trigger on its delete): the
         # notification that wakes PGQueuer to take these jobs. The outlook holds past that one.
         return written, (claim, None if notifications is None else notifications + 1)
+
+    async def return_prefetched(self, reason: str) -> None:
+        """Give back the jobs claimed with a completion that PGQueuer has not taken."""
+        while self.prefetched:
+            claim = claim_of(self.prefetched[-1])
+            await queue_release(self.driver, claim, reason)
+            self.forget(claim)
+            self.prefetched.pop()
 
     async def _log_unsuccessful(
         self, job: Job, claim: ClaimToken, status: str, traceback: TracebackRecord | None

@@ -34,7 +34,7 @@ from pgqueuer.executors import EntrypointExecutorParameters
 from pgqueuer.models import Context, Job
 
 from genji_worker import metrics, pgqueuer_logs
-from genji_worker.claims import FencedQueries, claim_of
+from genji_worker.claims import FencedQueries
 from genji_worker.driver import QUEUE_CONNECTION_ERRORS, DeadlineDriver
 from genji_worker.executor import Handler, PolicyExecutor
 from genji_worker.manager import FencedQueueManager
@@ -177,7 +177,7 @@ class QueueSupervisor:
                 queries.stopping = True
                 await self._drain(manager, runner)
                 with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
-                    await self._release_prefetched(queries)
+                    await self._return_unstarted(queries)
                 # Best effort and brief, so the whole stop fits the 45 s container grace.
                 with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
                     await asyncio.wait_for(
@@ -256,13 +256,14 @@ class QueueSupervisor:
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
 
-    async def _release_prefetched(self, queries: FencedQueries) -> None:
-        """Give back the jobs a last completion claimed that the stopped manager never took."""
-        while queries.prefetched:
-            claim = claim_of(queries.prefetched[-1])
-            await queue_release(queries.driver, claim, "worker stopped before starting it")
-            queries.forget(claim)
-            queries.prefetched.pop()
+    async def _return_unstarted(self, queries: FencedQueries) -> None:
+        """Once the drain is over, give back every claim no execution took: jobs a completion
+        claimed that the stopped manager never took, or the rest of a claim cut short."""
+        queries.prefetched.clear()
+        for claim in list(queries.claims.values()):
+            if claim not in self.running:
+                await queue_release(queries.driver, claim, "worker stopped before starting it")
+                queries.forget(claim)
 
     async def _end_previous_backend(self, queries: FencedQueries) -> None:
         """Make sure the server session of our previous connection is gone: the database lets
