@@ -2699,10 +2699,10 @@ BEGIN
 
     -- Only the events that had queued jobs when the claim looked can have any now (what the
     -- gate writes back sets more_ready; a job inserted, released or retried since wakes the
-    -- worker through queue_wake or the queue's trigger), so these
-    -- reads probe those events and not every event the session may claim. Each read is an
-    -- ordered probe of the queued rows' (entrypoint, execute_after) index, which passes over
-    -- the entries of rows already finished, where a scan of the table would visit each of them.
+    -- worker through queue_wake or the queue's trigger), so these reads probe those events and
+    -- not every event the session may claim. Each read is an ordered probe of the queued rows'
+    -- (entrypoint, execute_after) index, which passes over the entries of rows already
+    -- finished, where a scan of the table would visit each of them.
     IF NOT more_ready THEN
         SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - clock_timestamp()
         INTO queued, next_due
@@ -2730,6 +2730,28 @@ CREATE FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at 
     SET search_path TO 'public', 'pg_temp'
     AS $$
     SELECT (queue_complete_many(ARRAY[p_id], ARRAY[p_manager], ARRAY[p_claimed_at]))[1];
+$$;
+
+
+--
+-- Name: queue_complete_and_claim(bigint[], uuid[], timestamp with time zone[], uuid, text[], integer, integer, interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_complete_and_claim(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[], p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval, OUT written boolean[], OUT jobs public.pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean, OUT queued boolean, OUT next_due interval) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+DECLARE
+    v_commit text := current_setting('synchronous_commit');
+BEGIN
+    written := queue_complete_many(p_ids, p_managers, p_claimed_ats);
+    SELECT c.jobs, c.retry_generations, c.more_ready, c.queued, c.next_due
+    INTO jobs, retry_generations, more_ready, queued, next_due
+    FROM queue_claim(p_manager, p_entrypoints, p_batch, p_worker_limit, p_wait) c;
+    IF cardinality(jobs) > 0 OR more_ready THEN
+        PERFORM set_config('synchronous_commit', v_commit, true);
+    END IF;
+END
 $$;
 
 
@@ -7147,6 +7169,14 @@ GRANT ALL ON FUNCTION public.queue_claim(p_manager uuid, p_entrypoints text[], p
 
 REVOKE ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.queue_complete(p_id bigint, p_manager uuid, p_claimed_at timestamp with time zone) TO genjishimada_queue_worker;
+
+
+--
+-- Name: FUNCTION queue_complete_and_claim(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[], p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval, OUT written boolean[], OUT jobs public.pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean, OUT queued boolean, OUT next_due interval); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.queue_complete_and_claim(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[], p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval, OUT written boolean[], OUT jobs public.pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean, OUT queued boolean, OUT next_due interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.queue_complete_and_claim(p_ids bigint[], p_managers uuid[], p_claimed_ats timestamp with time zone[], p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer, p_wait interval, OUT written boolean[], OUT jobs public.pgqueuer[], OUT retry_generations integer[], OUT more_ready boolean, OUT queued boolean, OUT next_due interval) TO genjishimada_queue_worker;
 
 
 --

@@ -168,10 +168,10 @@ BEGIN
 
     -- Only the events that had queued jobs when the claim looked can have any now (what the
     -- gate writes back sets more_ready; a job inserted, released or retried since wakes the
-    -- worker through queue_wake or the queue's trigger), so these
-    -- reads probe those events and not every event the session may claim. Each read is an
-    -- ordered probe of the queued rows' (entrypoint, execute_after) index, which passes over
-    -- the entries of rows already finished, where a scan of the table would visit each of them.
+    -- worker through queue_wake or the queue's trigger), so these reads probe those events and
+    -- not every event the session may claim. Each read is an ordered probe of the queued rows'
+    -- (entrypoint, execute_after) index, which passes over the entries of rows already
+    -- finished, where a scan of the table would visit each of them.
     IF NOT more_ready THEN
         SELECT coalesce(bool_or(e.first IS NOT NULL), false), min(e.due) - clock_timestamp()
         INTO queued, next_due
@@ -185,6 +185,35 @@ BEGIN
                       AND q.execute_after > now()
                     ORDER BY q.execute_after LIMIT 1) AS due
         ) e;
+    END IF;
+END
+$$;
+
+-- queue_complete_and_claim writes a worker's finished claims (queue_complete_many, each fenced
+-- by its own token) and then claims (queue_claim), in one transaction and one round trip: the
+-- completions free their events for the claim. The transaction commits asynchronously, as a
+-- completion does, only when the claim wrote nothing; when it took jobs, or its gate sent some
+-- back (more_ready; also set when candidates were left over, which costs a flush and nothing
+-- else), it commits as a claim alone does: no claim is committed asynchronously.
+CREATE OR REPLACE FUNCTION queue_complete_and_claim(
+    p_ids bigint[], p_managers uuid[], p_claimed_ats timestamptz[],
+    p_manager uuid, p_entrypoints text[], p_batch integer, p_worker_limit integer,
+    p_wait interval,
+    OUT written boolean[], OUT jobs pgqueuer[], OUT retry_generations integer[],
+    OUT more_ready boolean, OUT queued boolean, OUT next_due interval
+)
+LANGUAGE plpgsql
+SET search_path = public, pg_temp
+AS $$
+DECLARE
+    v_commit text := current_setting('synchronous_commit');
+BEGIN
+    written := queue_complete_many(p_ids, p_managers, p_claimed_ats);
+    SELECT c.jobs, c.retry_generations, c.more_ready, c.queued, c.next_due
+    INTO jobs, retry_generations, more_ready, queued, next_due
+    FROM queue_claim(p_manager, p_entrypoints, p_batch, p_worker_limit, p_wait) c;
+    IF cardinality(jobs) > 0 OR more_ready THEN
+        PERFORM set_config('synchronous_commit', v_commit, true);
     END IF;
 END
 $$;

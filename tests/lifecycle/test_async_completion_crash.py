@@ -103,3 +103,25 @@ async def test_q07_a_surviving_worker_completes_again_what_a_database_crash_lost
     [completed] = await log_rows(stack, first, "successful")
     assert completed > await stack.value("SELECT pg_postmaster_start_time()")
     assert (await stack.job(first))["handler_failures"] == 0
+
+
+async def test_a_claim_made_with_a_completion_is_committed_synchronously(stack: Stack) -> None:
+    await _stop_writing_wal_but_for_synchronous_commits(stack)
+    first = await stack.enqueue("xp:completed-then-claimed:1")
+    second = await stack.enqueue("xp:completed-then-claimed:2")
+
+    # The worker dies right after the call that completed the first job and claimed the second
+    # (queue_complete_and_claim): no later commit of its own carries that call's WAL out.
+    worker = stack.start_worker(GENJI_FAULT_POINT="after-complete")
+    assert worker.wait() == -signal.SIGKILL
+    assert (await active_claim(stack, second)).status == "picked"
+
+    stack.cluster.kill9()
+    stack.cluster.start()
+
+    # A claim is never committed asynchronously: the second job's claim, and the completion
+    # written with it, survived the crash.
+    assert (await active_claim(stack, second)).status == "picked"
+    assert len(await log_rows(stack, second, "picked")) == 1
+    assert len(await log_rows(stack, first, "successful")) == 1
+    assert await stack.status(first) == "succeeded"

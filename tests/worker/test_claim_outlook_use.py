@@ -16,11 +16,12 @@ from genji_sdk import REGISTRY
 from genji_worker.claims import FencedQueries
 from genji_worker.driver import DeadlineDriver
 from genji_worker.manager import FencedQueueManager
+from genji_worker.supervisor import QueueSupervisor
 from pgqueuer.ports.repository import EntrypointExecutionParameter
 
 from tests.support.harness import eventually
 from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker
-from tests.support.testdb import Connect
+from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
 
@@ -151,3 +152,120 @@ async def test_no_outlook_holds_while_claiming_is_paused(connect: Connect) -> No
 
     assert queries.fresh_outlook() is None
     assert queries.take_outlook() is None
+
+
+async def test_a_completion_outside_a_claim_takes_the_next_job_for_the_next_dequeue(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"outlook:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, sent = await _listening(conn)
+    [first] = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)
+    second = await owner.fetchval(
+        "SELECT id FROM pgqueuer WHERE entrypoint = $1 AND status = 'queued'", XP_EVENT
+    )
+    heard = queries.driver.notifications  # type: ignore[attr-defined]
+
+    # As PGQueuer's own flush or complete_when_idle writes it: not inside a dequeue.
+    await queries.log_jobs([(first, "successful", None)])
+
+    async def woken() -> bool:
+        await conn.execute("SELECT 1")  # lets the connection read what the server sent
+        return queries.driver.notifications == heard + 1  # type: ignore[attr-defined]
+
+    # The completion's own notification is what wakes PGQueuer's loop.
+    await eventually(woken, deadline=10, what="the completion's notification")
+    statements = await _count(sent)
+    assert await _dequeue(queries, manager) == [second]
+    # Nothing was left: the claim after it is not sent, though the completion notified.
+    assert await _dequeue(queries, manager) == []
+    assert await _count(sent) == statements
+    assert await owner.fetchval("SELECT count(*) FROM pgqueuer WHERE id = $1", first.id) == 0
+
+
+async def test_a_stopping_worker_claims_nothing_more_and_returns_what_it_had_claimed(
+    db: Database, connect: Connect
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n in range(3):
+        await enqueue_sample(owner, XP_EVENT, f"outlook:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    supervisor = QueueSupervisor(
+        owner="bot",
+        handlers=dict.fromkeys(BOT_EVENTS, _never_called),
+        connect=lambda: asyncpg.connect(db.worker_dsn),
+    )
+    [first] = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)
+    await queries.log_jobs([(first, "successful", None)])
+    [second] = queries.prefetched
+
+    # The manager stopped before it took the job the completion claimed: it goes back.
+    await supervisor._return_unstarted(queries)
+
+    row = await owner.fetchrow(
+        "SELECT status::text, queue_manager_id FROM pgqueuer WHERE id = $1", second.id
+    )
+    assert row is not None and tuple(row) == ("queued", None)
+    assert queries.prefetched == [] and second.id not in queries.claims
+
+    # Once stopping, a completion claims nothing with it.
+    [again] = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)
+    queries.stopping = True
+    await queries.log_jobs([(again, "successful", None)])
+    assert queries.prefetched == []
+    queued = await owner.fetchval("SELECT count(*) FROM pgqueuer WHERE status = 'queued'")
+    assert queued == 1
+
+
+async def _never_called(payload: object, context: object) -> None:
+    raise AssertionError("no job runs here")
+
+
+async def test_completions_written_side_by_side_leave_no_claimed_job_behind(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for event in (XP_EVENT, OTHER):
+        for n in range(2):
+            await enqueue_sample(owner, event, f"outlook:{event}:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    queries.claim_batch = 2
+    first, second = await queries.dequeue(1, LIMIT_ONE, manager, 4, STALE)
+
+    # As two of PGQueuer's flushes can: both inside log_jobs at once.
+    await asyncio.gather(
+        queries.log_jobs([(first, "successful", None)]),
+        queries.log_jobs([(second, "successful", None)]),
+    )
+
+    # Every job still claimed is one PGQueuer's next dequeue takes.
+    assert queries.prefetched
+    assert set(queries.claims) == {job.id for job in queries.prefetched}
+    picked = await owner.fetch("SELECT id FROM pgqueuer WHERE status = 'picked'")
+    assert {r["id"] for r in picked} == set(queries.claims)
+
+
+async def test_jobs_claimed_with_a_completion_go_back_when_claiming_pauses(
+    connect: Connect,
+) -> None:
+    owner, conn = await connect(), await connect("worker")
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"outlook:{n}")
+    manager = await register_worker(conn, uuid4())
+    queries, _ = await _listening(conn)
+    [first] = await queries.dequeue(1, LIMIT_ONE, manager, 2, STALE)
+    await queries.log_jobs([(first, "successful", None)])
+    [second] = queries.prefetched
+
+    queries.paused_until = time.monotonic() + 60
+
+    assert await _dequeue(queries, manager) == []
+    row = await owner.fetchrow(
+        "SELECT status::text, queue_manager_id FROM pgqueuer WHERE id = $1", second.id
+    )
+    assert row is not None and tuple(row) == ("queued", None)
+    assert queries.prefetched == [] and queries.claims == {}

@@ -1,4 +1,4 @@
-"""sql/claim.sql: queue_claim."""
+"""sql/claim.sql: queue_claim, queue_complete_and_claim."""
 
 from __future__ import annotations
 
@@ -9,14 +9,21 @@ from typing import Any
 from uuid import UUID
 
 import asyncpg
+from genji_sdk import ClaimToken
 
 from genji_queue.calls import Session, sql_call
+from genji_queue.complete import queue_complete_many
 from genji_queue.errors import RetryTransactionError
 
 _CLAIM = sql_call(
     "queue_claim",
     "SELECT jobs, retry_generations, more_ready, queued, next_due"
     " FROM queue_claim($1, $2, $3, $4, $5)",
+)
+_COMPLETE_AND_CLAIM = sql_call(
+    "queue_complete_and_claim",
+    "SELECT written, jobs, retry_generations, more_ready, queued, next_due"
+    " FROM queue_complete_and_claim($1, $2, $3, $4, $5, $6, $7, $8)",
 )
 ONE_RUNNING_INDEX = "pgqueuer_one_running_per_entrypoint"
 
@@ -73,6 +80,45 @@ async def queue_claim(
         return NOTHING_CLAIMED
     except RetryTransactionError:
         return NOTHING_CLAIMED
+    return _claim_of(row)
+
+
+async def queue_complete_and_claim(
+    session: Session,
+    completed: Sequence[ClaimToken],
+    manager: UUID,
+    entrypoints: Sequence[str],
+    batch: int,
+    worker_limit: int | None,
+    wait: timedelta,
+) -> tuple[set[ClaimToken], Claim]:
+    """Complete `completed` (as queue_complete_many) and then claim (as queue_claim), in one
+    transaction; returns the completions written and the claim. A claim that loses a race for an
+    entrypoint's running slot rolls the completions back with it: they are then written alone,
+    and nothing is claimed."""
+    try:
+        row = await _COMPLETE_AND_CLAIM.row(
+            session,
+            [c.queue_job_id for c in completed],
+            [c.queue_manager_id for c in completed],
+            [c.claimed_at for c in completed],
+            manager,
+            list(entrypoints),
+            batch,
+            worker_limit,
+            wait,
+        )
+    except asyncpg.UniqueViolationError as error:
+        if error.constraint_name != ONE_RUNNING_INDEX:
+            raise
+        return await queue_complete_many(session, completed), NOTHING_CLAIMED
+    except RetryTransactionError:
+        return await queue_complete_many(session, completed), NOTHING_CLAIMED
+    written = {claim for claim, done in zip(completed, row["written"], strict=True) if done}
+    return written, _claim_of(row)
+
+
+def _claim_of(row: Any) -> Claim:
     jobs = [
         Claimed(dict(job), generation)
         for job, generation in zip(row["jobs"], row["retry_generations"], strict=True)

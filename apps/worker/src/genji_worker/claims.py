@@ -18,8 +18,12 @@ adapter changes how 1.1.1 talks to the database:
 - a claim also says what it left (queue_claim's outlook). When no other claim could take
   anything, PGQueuer's next claim right after one that took jobs is not sent, and its two reads
   before waiting (queued work, the next deferred job) come from the claim: both hold only
-  until a notification arrives (a job inserted or deleted, a wake) or this adapter writes a
-  result, and each is used once;
+  until a notification arrives (a job inserted or deleted, a wake; not the one a claim's own
+  completion sends), this adapter writes a result or claiming is paused, and each is used once;
+- finished executions written outside a dequeue are completed together with the next claim,
+  in one round trip (queue_complete_and_claim), one such call at a time; the jobs it takes wait
+  for PGQueuer's next dequeue, which the completion's own notification wakes, and go back to
+  the queue if claiming pauses or the worker stops first;
 - a 'canceled' result (shutdown, lost connection) returns the job to the queue instead of
   deleting it.
 """
@@ -33,7 +37,7 @@ import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
-from genji_queue.claim import Outlook, queue_claim
+from genji_queue.claim import Claim, Outlook, queue_claim, queue_complete_and_claim
 from genji_queue.complete import queue_complete_many
 from genji_queue.heartbeat import queue_heartbeat
 from genji_queue.hold import queue_hold
@@ -56,6 +60,14 @@ log = logging.getLogger("genji.queue")
 def claim_of(job: Job) -> ClaimToken:
     assert job.queue_manager_id is not None
     return ClaimToken(job.id, job.queue_manager_id, job.updated)
+
+
+@dataclasses.dataclass(frozen=True)
+class ClaimRequest:
+    manager: uuid.UUID
+    entrypoints: list[str]
+    batch: int
+    worker_limit: int | None
 
 
 @dataclasses.dataclass
@@ -87,6 +99,17 @@ class FencedQueries(Queries):
     """The connection's notification count when that claim was sent."""
     skip_claim: bool = False
     """The last claim took jobs and left nothing: the next dequeue need not ask again."""
+    claim_with: ClaimRequest | None = None
+    """What PGQueuer's last dequeue asked for; a completion written outside a claim claims the
+    same in its round trip (queue_complete_and_claim)."""
+    prefetched: list[Job] = dataclasses.field(default_factory=list)
+    """Jobs claimed with a completion, for PGQueuer's next dequeue."""
+    prefetching: bool = False
+    """A claim with a completion is under way."""
+    claiming: bool = False
+    """A dequeue is writing the buffered results before its own claim."""
+    stopping: bool = False
+    """Shutdown began: completions claim nothing more (the supervisor sets it)."""
     completions: JobStatusLogBuffer | None = None
     """PGQueuer's buffer of finished executions (FencedQueueManager hands it over). A buffered
     success keeps its job claimed, and with it the job's event, which no worker may start again
@@ -102,9 +125,25 @@ class FencedQueries(Queries):
     ) -> list[Job]:
         # The stale threshold is the database's (queue_settings), whatever PGQueuer passes.
         if time.monotonic() < self.paused_until:
+            # Not started into an outage, nor left unbeaten until it ends.
+            await self.return_prefetched("claiming paused")
             return []
+        if self.prefetched:
+            # Claimed with a completion since; the completion's notification woke PGQueuer.
+            jobs, self.prefetched = self.prefetched, []
+            return jobs
+        self.claim_with = ClaimRequest(
+            queue_manager_id,
+            list(entrypoints),
+            max(batch_size, self.claim_batch),
+            global_concurrency_limit,
+        )
         # The events of buffered successes are still running as far as the database knows.
-        await self.complete_buffered()
+        self.claiming = True
+        try:
+            await self.complete_buffered()
+        finally:
+            self.claiming = False
         if self.skip_claim and self.fresh_outlook() is not None:
             self.skip_claim = False
             return []
@@ -113,17 +152,21 @@ class FencedQueries(Queries):
         claim = await queue_claim(
             self.driver,
             queue_manager_id,
-            list(entrypoints),
-            max(batch_size, self.claim_batch),
+            self.claim_with.entrypoints,
+            self.claim_with.batch,
             global_concurrency_limit,
             self.gate_wait,
         )
-        self.outlook = claim.outlook if notifications is not None else None
-        self.outlook_notifications = notifications
-        self.skip_claim = bool(claim.jobs)
         if claim.jobs:
             # It wrote the claims and committed synchronously, after every completion so far.
             self.flushed(point)
+        return self._took(claim, notifications)
+
+    def _took(self, claim: Claim, notifications: int | None) -> list[Job]:
+        """Hold the claimed jobs, and what the claim left as of `notifications`."""
+        self.outlook = claim.outlook if notifications is not None else None
+        self.outlook_notifications = notifications
+        self.skip_claim = bool(claim.jobs)
         jobs = []
         for each in claim.jobs:
             job = Job.model_validate(each.row)
@@ -213,16 +256,70 @@ class FencedQueries(Queries):
         succeeded = [(job, claim) for job, claim, status, _ in pending if status == "successful"]
         if succeeded:
             fault_point("before-complete")
-            written = await queue_complete_many(self.driver, [claim for _, claim in succeeded])
+            written, taken = await self._complete([claim for _, claim in succeeded])
             fault_point("after-complete")
-            self.unflushed.update(written)
             for job, claim in succeeded:
                 self.forget(claim)
                 if claim not in written:
                     self._not_written(job, "successful")
+            if taken is not None:
+                # Claimed after these completions: what it left is newer than their forgetting.
+                self.prefetched.extend(self._took(*taken))
         for job, claim, status, traceback in pending:
             if status != "successful":
                 await self._log_unsuccessful(job, claim, status, traceback)
+
+    async def _complete(
+        self, claims: list[ClaimToken]
+    ) -> tuple[set[ClaimToken], tuple[Claim, int | None] | None]:
+        """Complete `claims`; outside a dequeue, also claim in the same round trip
+        (queue_complete_and_claim), for PGQueuer's next dequeue. Returns the completions
+        written, and that claim with the notification count its outlook holds at."""
+        request = self.claim_with
+        if (
+            request is None
+            or self.claiming
+            or self.stopping
+            or self.prefetching
+            or self.prefetched
+            or time.monotonic() < self.paused_until
+        ):
+            written = await queue_complete_many(self.driver, claims)
+            self.unflushed.update(written)
+            return written, None
+        point = self.flush_point()
+        notifications = self._notifications()
+        # PGQueuer's flushes run side by side (its buffer's lock covers only taking the items):
+        # one claim with a completion at a time, so each of its jobs reaches `prefetched` once.
+        self.prefetching = True
+        try:
+            written, claim = await queue_complete_and_claim(
+                self.driver,
+                claims,
+                request.manager,
+                request.entrypoints,
+                request.batch,
+                request.worker_limit,
+                self.gate_wait,
+            )
+        finally:
+            self.prefetching = False
+        if claim.jobs:
+            # Committed synchronously, as a claim: these completions are on disk too.
+            self.flushed(point)
+        else:
+            self.unflushed.update(written)
+        # The completion notifies this session once (the queue's trigger on its delete): the
+        # notification that wakes PGQueuer to take these jobs. The outlook holds past that one.
+        return written, (claim, None if notifications is None else notifications + 1)
+
+    async def return_prefetched(self, reason: str) -> None:
+        """Give back the jobs claimed with a completion that PGQueuer has not taken."""
+        while self.prefetched:
+            claim = claim_of(self.prefetched[-1])
+            await queue_release(self.driver, claim, reason)
+            self.forget(claim)
+            self.prefetched.pop()
 
     async def _log_unsuccessful(
         self, job: Job, claim: ClaimToken, status: str, traceback: TracebackRecord | None

@@ -174,7 +174,10 @@ class QueueSupervisor:
         try:
             await asyncio.wait({runner, stop, gone}, return_when=asyncio.FIRST_COMPLETED)
             if self._stop.is_set() and not driver.connection_lost:
+                queries.stopping = True
                 await self._drain(manager, runner)
+                with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
+                    await self._return_unstarted(queries)
                 # Best effort and brief, so the whole stop fits the 45 s container grace.
                 with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
                     await asyncio.wait_for(
@@ -252,6 +255,15 @@ class QueueSupervisor:
         runner.cancel()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
+
+    async def _return_unstarted(self, queries: FencedQueries) -> None:
+        """Once the drain is over, give back every claim no execution took: jobs a completion
+        claimed that the stopped manager never took, or the rest of a claim cut short."""
+        queries.prefetched.clear()
+        for claim in list(queries.claims.values()):
+            if claim not in self.running:
+                await queue_release(queries.driver, claim, "worker stopped before starting it")
+                queries.forget(claim)
 
     async def _end_previous_backend(self, queries: FencedQueries) -> None:
         """Make sure the server session of our previous connection is gone: the database lets

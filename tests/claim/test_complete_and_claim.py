@@ -1,0 +1,121 @@
+"""queue_complete_and_claim: a worker's completions and its next claim in one transaction. The
+completions free their events for the claim; the transaction commits asynchronously, as a
+completion does, unless the claim took jobs, which commit as a claim alone does."""
+
+from datetime import timedelta
+from uuid import uuid4
+
+import pytest
+from genji_queue.claim import Outlook, queue_claim, queue_complete_and_claim
+from genji_worker.claims import claim_of
+from pgqueuer.models import Job
+
+from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker, sample_json
+from tests.support.testdb import Connect
+
+pytestmark = pytest.mark.queue
+
+WAIT = timedelta(seconds=2)
+OTHER = "api.newsfeed.create"
+
+
+async def test_a_completion_frees_its_event_for_the_claim_in_the_same_call(
+    connect: Connect,
+) -> None:
+    owner, worker = await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
+    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    done = claim_of(Job.model_validate(first.row))
+
+    written, claim = await queue_complete_and_claim(
+        worker, [done], manager, [XP_EVENT], 1, None, WAIT
+    )
+
+    assert written == {done}
+    assert [c.row["id"] for c in claim.jobs] != [first.row["id"]] and len(claim.jobs) == 1
+    assert claim.outlook == Outlook(queued=False, next_due=None)
+    logged = await owner.fetch(
+        "SELECT job_id, status::text FROM pgqueuer_log ORDER BY id DESC LIMIT 2"
+    )
+    assert {(r["job_id"], r["status"]) for r in logged} == {
+        (first.row["id"], "successful"),
+        (claim.jobs[0].row["id"], "picked"),
+    }
+
+
+@pytest.mark.parametrize("more", [True, False], ids=["claims-a-job", "claims-nothing"])
+async def test_the_call_commits_asynchronously_only_when_it_claimed_nothing(
+    connect: Connect, more: bool
+) -> None:
+    owner, worker = await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    for n in range(2 if more else 1):
+        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
+    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    done = claim_of(Job.model_validate(first.row))
+    await worker.execute("SET synchronous_commit = on")  # production's; test clusters run off
+
+    async with worker.transaction():
+        written, claim = await queue_complete_and_claim(
+            worker, [done], manager, [XP_EVENT], 1, None, WAIT
+        )
+        setting = await worker.fetchval("SELECT current_setting('synchronous_commit')")
+
+    assert written == {done} and len(claim.jobs) == (1 if more else 0)
+    assert setting == ("on" if more else "off")
+
+
+async def test_a_stale_completion_is_not_written_and_its_event_stays_taken(
+    connect: Connect,
+) -> None:
+    owner, worker = await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
+    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    job = Job.model_validate(first.row)
+    stale = claim_of(job.model_copy(update={"updated": job.updated - timedelta(seconds=1)}))
+
+    written, claim = await queue_complete_and_claim(
+        worker, [stale], manager, [XP_EVENT], 1, None, WAIT
+    )
+
+    assert (written, claim.jobs) == (set(), [])
+    assert await owner.fetchval("SELECT status::text FROM pgqueuer WHERE id = $1", job.id) == (
+        "picked"
+    )
+
+
+async def test_a_claim_whose_gate_sent_its_job_back_commits_synchronously(
+    connect: Connect,
+) -> None:
+    owner, worker = await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    await enqueue_sample(owner, XP_EVENT, "complete-claim:first")
+    async with owner.transaction():
+        parent = await owner.fetchval(
+            "SELECT job_id FROM enqueue_job($1, $2::jsonb, 'complete-claim:parent')",
+            OTHER,
+            sample_json(OTHER),
+        )
+        await owner.execute(
+            "SELECT enqueue_job($1, $2::jsonb, 'complete-claim:child', NULL, $3)",
+            XP_EVENT,
+            sample_json(XP_EVENT),
+            parent,
+        )
+    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    done = claim_of(Job.model_validate(first.row))
+    await worker.execute("SET synchronous_commit = on")
+
+    async with worker.transaction():
+        # The child is XP's next job and waits for its parent: the gate writes it back.
+        written, claim = await queue_complete_and_claim(
+            worker, [done], manager, [XP_EVENT], 1, None, WAIT
+        )
+        setting = await worker.fetchval("SELECT current_setting('synchronous_commit')")
+
+    assert (written, claim.jobs, claim.outlook) == ({done}, [], None)
+    assert setting == "on"
