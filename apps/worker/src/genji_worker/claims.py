@@ -100,7 +100,7 @@ class FencedQueries(Queries):
     skip_claim: bool = False
     """The last claim took jobs and left nothing: the next dequeue need not ask again."""
     claim_with: ClaimRequest | None = None
-    """What PGQueuer's last dequeue asked for; a completion written outside a claim claims the
+    """What PGQueuer's last dequeue asked for; a completion written outside a dequeue claims the
     same in its round trip (queue_complete_and_claim)."""
     prefetched: list[Job] = dataclasses.field(default_factory=list)
     """Jobs claimed with a completion, for PGQueuer's next dequeue."""
@@ -185,7 +185,8 @@ class FencedQueries(Queries):
 
     def fresh_outlook(self) -> Outlook | None:
         """The last claim's outlook, if nothing it read may have changed since: no notification
-        arrived, this adapter wrote no result, and claiming is not paused."""
+        arrived but the one its own completion sent, this adapter wrote no result, and claiming
+        is not paused."""
         if (
             self.outlook is None
             or self._notifications() != self.outlook_notifications
