@@ -3,16 +3,17 @@ a job; otherwise whether jobs of the claimable events are queued and when the so
 one is due, read in the claim's own transaction."""
 
 from datetime import timedelta
-from uuid import uuid4
+from uuid import UUID, uuid4
 
+import asyncpg
 import pytest
 from genji_queue.claim import Outlook, queue_claim
 
 from tests.support.queue_helpers import (
     XP_EVENT,
+    enqueue_behind_pending_parent,
     enqueue_sample,
     register_worker,
-    sample_json,
 )
 from tests.support.testdb import Connect
 
@@ -35,13 +36,19 @@ async def test_a_claim_whose_event_keeps_the_rest_waiting_says_so(connect: Conne
     assert claim.outlook == Outlook(queued=True, next_due=None)
 
 
-async def test_a_claim_that_leaves_another_events_job_ready_has_no_outlook(
-    connect: Connect,
-) -> None:
+async def _one_job_of_each_event(connect: Connect) -> tuple[asyncpg.Connection, UUID]:
+    """A worker session with its manager, and one ready job of XP and of OTHER."""
     owner, worker = await connect(), await connect("worker")
     manager = await register_worker(worker, uuid4())
     for event in (XP_EVENT, OTHER):
         await enqueue_sample(owner, event, f"outlook:{event}")
+    return worker, manager
+
+
+async def test_a_claim_that_leaves_another_events_job_ready_has_no_outlook(
+    connect: Connect,
+) -> None:
+    worker, manager = await _one_job_of_each_event(connect)
 
     first = await queue_claim(worker, manager, [XP_EVENT, OTHER], 1, None, WAIT)
     second = await queue_claim(worker, manager, [XP_EVENT, OTHER], 1, None, WAIT)
@@ -53,10 +60,7 @@ async def test_a_claim_that_leaves_another_events_job_ready_has_no_outlook(
 async def test_a_claim_that_fills_the_managers_limit_leaves_nothing_for_it(
     connect: Connect,
 ) -> None:
-    owner, worker = await connect(), await connect("worker")
-    manager = await register_worker(worker, uuid4())
-    for event in (XP_EVENT, OTHER):
-        await enqueue_sample(owner, event, f"outlook:{event}")
+    worker, manager = await _one_job_of_each_event(connect)
 
     claim = await queue_claim(worker, manager, [XP_EVENT, OTHER], 1, 1, WAIT)
 
@@ -90,18 +94,7 @@ async def test_an_empty_claim_reads_when_the_soonest_deferred_job_is_due(
 async def test_a_job_the_gate_defers_frees_its_event_for_another_claim(connect: Connect) -> None:
     owner, worker = await connect(), await connect("worker")
     manager = await register_worker(worker, uuid4())
-    async with owner.transaction():
-        parent = await owner.fetchval(
-            "SELECT job_id FROM enqueue_job($1, $2::jsonb, 'outlook:parent')",
-            OTHER,
-            sample_json(OTHER),
-        )
-        await owner.execute(
-            "SELECT enqueue_job($1, $2::jsonb, 'outlook:child', NULL, $3)",
-            XP_EVENT,
-            sample_json(XP_EVENT),
-            parent,
-        )
+    await enqueue_behind_pending_parent(owner, XP_EVENT, OTHER, "outlook:child")
     await enqueue_sample(owner, XP_EVENT, "outlook:free")
 
     # The child is XP's first job and waits for its parent: the gate sends it back.

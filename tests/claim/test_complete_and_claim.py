@@ -1,16 +1,23 @@
 """queue_complete_and_claim: a worker's completions and its next claim in one transaction. The
 completions free their events for the claim; the transaction commits asynchronously, as a
-completion does, unless the claim took jobs, which commit as a claim alone does."""
+completion does, unless the claim wrote anything, which commits as a claim alone does."""
 
 from datetime import timedelta
-from uuid import uuid4
+from uuid import UUID, uuid4
 
+import asyncpg
 import pytest
-from genji_queue.claim import Outlook, queue_claim, queue_complete_and_claim
+from genji_queue.claim import Claim, Claimed, Outlook, queue_claim, queue_complete_and_claim
+from genji_sdk import ClaimToken
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
-from tests.support.queue_helpers import XP_EVENT, enqueue_sample, register_worker, sample_json
+from tests.support.queue_helpers import (
+    XP_EVENT,
+    enqueue_behind_pending_parent,
+    enqueue_sample,
+    register_worker,
+)
 from tests.support.testdb import Connect
 
 pytestmark = pytest.mark.queue
@@ -19,15 +26,28 @@ WAIT = timedelta(seconds=2)
 OTHER = "api.newsfeed.create"
 
 
+async def _first_of(
+    connect: Connect, jobs: int
+) -> tuple[asyncpg.Connection, asyncpg.Connection, UUID, Claimed]:
+    """Owner and worker sessions, the worker's manager, `jobs` XP jobs queued (entities of their
+    own) and the first of them claimed."""
+    owner, worker = await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    for n in range(jobs):
+        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
+    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    return owner, worker, manager, first
+
+
+def _token(claimed: Claimed) -> ClaimToken:
+    return claim_of(Job.model_validate(claimed.row))
+
+
 async def test_a_completion_frees_its_event_for_the_claim_in_the_same_call(
     connect: Connect,
 ) -> None:
-    owner, worker = await connect(), await connect("worker")
-    manager = await register_worker(worker, uuid4())
-    for n in range(2):
-        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
-    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
-    done = claim_of(Job.model_validate(first.row))
+    owner, worker, manager, first = await _first_of(connect, 2)
+    done = _token(first)
 
     written, claim = await queue_complete_and_claim(
         worker, [done], manager, [XP_EVENT], 1, None, WAIT
@@ -45,23 +65,28 @@ async def test_a_completion_frees_its_event_for_the_claim_in_the_same_call(
     }
 
 
-@pytest.mark.parametrize("more", [True, False], ids=["claims-a-job", "claims-nothing"])
-async def test_the_call_commits_asynchronously_only_when_it_claimed_nothing(
-    connect: Connect, more: bool
-) -> None:
-    owner, worker = await connect(), await connect("worker")
-    manager = await register_worker(worker, uuid4())
-    for n in range(2 if more else 1):
-        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
-    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
-    done = claim_of(Job.model_validate(first.row))
-    await worker.execute("SET synchronous_commit = on")  # production's; test clusters run off
-
+async def _setting_after_call(
+    worker: asyncpg.Connection, done: ClaimToken, manager: UUID
+) -> tuple[set[ClaimToken], Claim, str]:
+    """Call queue_complete_and_claim in a transaction of a session whose synchronous_commit is
+    production's (on; test clusters run off), and read the setting it leaves for the commit."""
+    await worker.execute("SET synchronous_commit = on")
     async with worker.transaction():
         written, claim = await queue_complete_and_claim(
             worker, [done], manager, [XP_EVENT], 1, None, WAIT
         )
         setting = await worker.fetchval("SELECT current_setting('synchronous_commit')")
+    return written, claim, setting
+
+
+@pytest.mark.parametrize("more", [True, False], ids=["claims-a-job", "claims-nothing"])
+async def test_the_call_commits_asynchronously_only_when_it_claimed_nothing(
+    connect: Connect, more: bool
+) -> None:
+    _, worker, manager, first = await _first_of(connect, 2 if more else 1)
+    done = _token(first)
+
+    written, claim, setting = await _setting_after_call(worker, done, manager)
 
     assert written == {done} and len(claim.jobs) == (1 if more else 0)
     assert setting == ("on" if more else "off")
@@ -70,11 +95,7 @@ async def test_the_call_commits_asynchronously_only_when_it_claimed_nothing(
 async def test_a_stale_completion_is_not_written_and_its_event_stays_taken(
     connect: Connect,
 ) -> None:
-    owner, worker = await connect(), await connect("worker")
-    manager = await register_worker(worker, uuid4())
-    for n in range(2):
-        await enqueue_sample(owner, XP_EVENT, f"complete-claim:{n}")
-    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
+    owner, worker, manager, first = await _first_of(connect, 2)
     job = Job.model_validate(first.row)
     stale = claim_of(job.model_copy(update={"updated": job.updated - timedelta(seconds=1)}))
 
@@ -91,31 +112,11 @@ async def test_a_stale_completion_is_not_written_and_its_event_stays_taken(
 async def test_a_claim_whose_gate_sent_its_job_back_commits_synchronously(
     connect: Connect,
 ) -> None:
-    owner, worker = await connect(), await connect("worker")
-    manager = await register_worker(worker, uuid4())
-    await enqueue_sample(owner, XP_EVENT, "complete-claim:first")
-    async with owner.transaction():
-        parent = await owner.fetchval(
-            "SELECT job_id FROM enqueue_job($1, $2::jsonb, 'complete-claim:parent')",
-            OTHER,
-            sample_json(OTHER),
-        )
-        await owner.execute(
-            "SELECT enqueue_job($1, $2::jsonb, 'complete-claim:child', NULL, $3)",
-            XP_EVENT,
-            sample_json(XP_EVENT),
-            parent,
-        )
-    (first,) = (await queue_claim(worker, manager, [XP_EVENT], 1, None, WAIT)).jobs
-    done = claim_of(Job.model_validate(first.row))
-    await worker.execute("SET synchronous_commit = on")
+    owner, worker, manager, first = await _first_of(connect, 1)
+    # XP's next job waits for its parent: the gate writes it back.
+    await enqueue_behind_pending_parent(owner, XP_EVENT, OTHER, "complete-claim:child")
 
-    async with worker.transaction():
-        # The child is XP's next job and waits for its parent: the gate writes it back.
-        written, claim = await queue_complete_and_claim(
-            worker, [done], manager, [XP_EVENT], 1, None, WAIT
-        )
-        setting = await worker.fetchval("SELECT current_setting('synchronous_commit')")
+    written, claim, setting = await _setting_after_call(worker, _token(first), manager)
 
-    assert (written, claim.jobs, claim.outlook) == ({done}, [], None)
+    assert (written, claim.jobs, claim.outlook) == ({_token(first)}, [], None)
     assert setting == "on"

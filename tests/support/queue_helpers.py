@@ -123,6 +123,27 @@ async def enqueue_sample(conn: asyncpg.Connection, event: str, key: str) -> None
         )
 
 
+async def enqueue_behind_pending_parent(
+    conn: asyncpg.Connection, event: str, parent_event: str, key: str
+) -> None:
+    """Commit one job of `event` that depends on a new, still queued job of `parent_event`: the
+    start gate sends it back whenever it is claimed."""
+    async with conn.transaction():
+        parent = await enqueue_job_raw(
+            conn,
+            event_name=parent_event,
+            payload_json=sample_json(parent_event),
+            event_key=f"{key}:parent",
+        )
+        await enqueue_job_raw(
+            conn,
+            event_name=event,
+            payload_json=sample_json(event),
+            event_key=key,
+            depends_on=parent.job.id,
+        )
+
+
 async def waits_on_a_transaction(conn: asyncpg.Connection, pid: int) -> bool:
     """Whether backend `pid` waits for another transaction to end (for a row or an index entry
     that transaction wrote and has not committed)."""
