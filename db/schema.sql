@@ -2974,6 +2974,7 @@ BEGIN
         error_msg = v_error ->> 'exception_message',
         held_at = now()
     WHERE j.queue_job_id = p_id;
+    PERFORM queue_wake();
     RETURN true;
 END
 $$;

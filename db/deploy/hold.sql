@@ -1,5 +1,6 @@
 -- Holds a claimed job for the operator: the row stays in pgqueuer with status 'failed',
--- keeping its payload, and the error summary is recorded on the public job.
+-- keeping its payload, and the error summary is recorded on the public job. The held row no
+-- longer runs, so its event may start its next job: idle workers are woken for it.
 CREATE OR REPLACE FUNCTION queue_hold(
     p_id bigint, p_manager uuid, p_claimed_at timestamptz, p_error jsonb,
     p_handler_failure boolean DEFAULT false
@@ -31,6 +32,7 @@ BEGIN
         error_msg = v_error ->> 'exception_message',
         held_at = now()
     WHERE j.queue_job_id = p_id;
+    PERFORM queue_wake();
     RETURN true;
 END
 $$;

@@ -1,22 +1,34 @@
 """queue_complete_and_claim: a worker's completions and its next claim in one transaction. The
 completions free their events for the claim; the transaction commits asynchronously, as a
-completion does, unless the claim wrote anything, which commits as a claim alone does."""
+completion does, unless the claim wrote anything, which commits as a claim alone does. A claim that loses a race
+for an event's running slot rolls the completions back with it; they are then written alone."""
 
+import asyncio
 from datetime import timedelta
 from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from genji_queue.claim import Claim, Claimed, Outlook, queue_claim, queue_complete_and_claim
+from genji_queue.claim import (
+    NOTHING_CLAIMED,
+    Claim,
+    Claimed,
+    Outlook,
+    queue_claim,
+    queue_complete_and_claim,
+)
 from genji_sdk import ClaimToken
 from genji_worker.claims import claim_of
 from pgqueuer.models import Job
 
+from tests.support.harness import eventually
 from tests.support.queue_helpers import (
     XP_EVENT,
     enqueue_behind_pending_parent,
     enqueue_sample,
     register_worker,
+    start_without_claiming,
+    waits_on_a_transaction,
 )
 from tests.support.testdb import Connect
 
@@ -120,3 +132,48 @@ async def test_a_claim_whose_gate_sent_its_job_back_commits_synchronously(
 
     assert (written, claim.jobs, claim.outlook) == ({_token(first)}, [], None)
     assert setting == "on"
+
+
+async def test_a_claim_that_loses_a_race_leaves_its_completions_written_alone(
+    connect: Connect,
+) -> None:
+    owner, other, worker = await connect(), await connect(), await connect("worker")
+    manager = await register_worker(worker, uuid4())
+    await enqueue_sample(owner, OTHER, "complete-claim:done")
+    (done,) = (await queue_claim(worker, manager, [OTHER], 1, None, WAIT)).jobs
+    for n in range(2):
+        await enqueue_sample(owner, XP_EVENT, f"complete-claim:race:{n}")
+    first_xp, second_xp = [
+        r["id"]
+        for r in await owner.fetch(
+            "SELECT id FROM pgqueuer WHERE entrypoint = $1 ORDER BY id", XP_EVENT
+        )
+    ]
+    worker_pid = await worker.fetchval("SELECT pg_backend_pid()")
+
+    # XP's second job is started and not committed: the call's claim takes XP's first job and
+    # waits on the unique index of running jobs until that start commits, then fails.
+    started = other.transaction()
+    await started.start()
+    await start_without_claiming(other, second_xp)
+    racing = asyncio.create_task(
+        queue_complete_and_claim(worker, [_token(done)], manager, [XP_EVENT, OTHER], 1, None, WAIT)
+    )
+
+    async def blocked() -> bool:
+        return await waits_on_a_transaction(owner, worker_pid)
+
+    await eventually(blocked, deadline=10, what="the call's claim to wait for the other start")
+    await started.commit()
+
+    written, claim = await asyncio.wait_for(racing, 10)
+    assert (written, claim) == ({_token(done)}, NOTHING_CLAIMED)
+    rows = await owner.fetch("SELECT id, status::text FROM pgqueuer ORDER BY id")
+    assert [(r["id"], r["status"]) for r in rows] == [(first_xp, "queued"), (second_xp, "picked")]
+    assert (
+        await owner.fetchval(
+            "SELECT status::text FROM pgqueuer_log WHERE job_id = $1 ORDER BY id DESC LIMIT 1",
+            done.row["id"],
+        )
+        == "successful"
+    )

@@ -238,7 +238,8 @@ class FencedQueries(Queries):
 
     def forget(self, claim: ClaimToken) -> None:
         # Its job was written (finished, held, returned to the queue) or left to a newer owner:
-        # its event may be free, and a hold or a release sends no notification.
+        # its event may be free, and the notification the write sent may be read only after
+        # the next dequeue has begun.
         self.outlook = None
         if self.claims.get(claim.queue_job_id) == claim:
             del self.claims[claim.queue_job_id]

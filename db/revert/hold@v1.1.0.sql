@@ -1,0 +1,1 @@
+DROP FUNCTION queue_hold(bigint, uuid, timestamptz, jsonb, boolean);

@@ -1,0 +1,1 @@
+SELECT 'queue_hold(bigint, uuid, timestamptz, jsonb, boolean)'::regprocedure;
