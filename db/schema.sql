@@ -3407,7 +3407,22 @@ CREATE FUNCTION public.queue_worker_stopped(p_manager uuid) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
+DECLARE
+    v_claim record;
 BEGIN
+    IF NOT EXISTS (SELECT 1 FROM queue_workers w
+                   WHERE w.manager_id = p_manager
+                     AND (w.backend_pid = pg_backend_pid()
+                          OR NOT queue_session_alive(w.backend_pid))) THEN
+        RETURN false;
+    END IF;
+    FOR v_claim IN
+        SELECT q.id, q.updated FROM pgqueuer q
+        WHERE q.queue_manager_id = p_manager AND q.status = 'picked'
+        ORDER BY q.id
+    LOOP
+        PERFORM queue_release(v_claim.id, p_manager, v_claim.updated, 'its worker stopped');
+    END LOOP;
     DELETE FROM queue_workers w
     WHERE w.manager_id = p_manager
       AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid));

@@ -2,10 +2,12 @@
 # Deploys one environment in the required order (deploy/README.md):
 #   deploy/deploy.sh local|dev|prod
 # 1. (local, dev) start PostgreSQL and wait until it is healthy;
-# 2. apply the migration plan as the API's identity, the owner role;
-# 3. give the worker login its password (QUEUE_DATABASE_PASSWORD), as the owner;
-# 4. start the API (HTTP and the API worker) and wait until its health check passes;
-# 5. start the bot (its worker logs in as genjishimada_queue_worker) and wait likewise.
+# 2. stop the running API and bot, whose workers drain and give back what they had not
+#    finished, so that no worker of the previous release calls a function the plan changes;
+# 3. apply the migration plan as the API's identity, the owner role;
+# 4. give the worker login its password (QUEUE_DATABASE_PASSWORD), as the owner;
+# 5. start the API (HTTP and the API worker) and wait until its health check passes;
+# 6. start the bot (its worker logs in as genjishimada_queue_worker) and wait likewise.
 # Settings come from deploy/env/<env>.env (GENJI_ENV_FILE overrides the path), secrets from this
 # command's environment (see deploy/env/<env>.env.example). COMPOSE names the Compose command
 # (default `docker compose`).
@@ -39,6 +41,7 @@ fi
 if [[ "$environment" != prod ]]; then
     compose up --detach --wait db
 fi
+compose stop bot api
 compose run --rm --no-deps api python -m genji_api.migrate
 compose run --rm --no-deps -e QUEUE_DATABASE_PASSWORD api python -m genji_api.worker_password
 compose up --detach --wait api

@@ -41,12 +41,32 @@ $$;
 
 -- Removes a liveness row: the caller's own, or one whose session has ended (a previous
 -- connection of a worker that reconnected). Returns whether a row was removed.
+-- First it gives back every claim the manager still holds (queue_release, while the row still
+-- lets this session act for it): nothing runs them any more. They are the claims its worker
+-- never heard of, a claim whose reply was lost with the connection, and the executions a stop
+-- cut short; left alone, each would wait out the stale-heartbeat threshold and count as a
+-- reclaim against the crash-loop cap.
 CREATE OR REPLACE FUNCTION queue_worker_stopped(p_manager uuid) RETURNS boolean
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = public, pg_temp
 AS $$
+DECLARE
+    v_claim record;
 BEGIN
+    IF NOT EXISTS (SELECT 1 FROM queue_workers w
+                   WHERE w.manager_id = p_manager
+                     AND (w.backend_pid = pg_backend_pid()
+                          OR NOT queue_session_alive(w.backend_pid))) THEN
+        RETURN false;
+    END IF;
+    FOR v_claim IN
+        SELECT q.id, q.updated FROM pgqueuer q
+        WHERE q.queue_manager_id = p_manager AND q.status = 'picked'
+        ORDER BY q.id
+    LOOP
+        PERFORM queue_release(v_claim.id, p_manager, v_claim.updated, 'its worker stopped');
+    END LOOP;
     DELETE FROM queue_workers w
     WHERE w.manager_id = p_manager
       AND (w.backend_pid = pg_backend_pid() OR NOT queue_session_alive(w.backend_pid));

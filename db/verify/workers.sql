@@ -8,3 +8,5 @@ SELECT 1/(count(*) = 1)::integer FROM pg_proc p JOIN pg_language l ON l.oid = p.
 WHERE p.proname = 'queue_may_act_for' AND l.lanname = 'plpgsql';
 SELECT 1/(count(*) = 1)::integer FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 WHERE p.proname = 'queue_session_is_worker' AND l.lanname = 'sql' AND p.proconfig IS NULL;
+SELECT 1/count(*) FROM pg_proc
+WHERE proname = 'queue_worker_stopped' AND prosrc LIKE '%queue_release(%';

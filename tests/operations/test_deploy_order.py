@@ -24,6 +24,7 @@ ORDER = {
         "config --quiet",
         "build",
         "up --detach --wait db",
+        "stop bot api",
         "run --rm --no-deps api python -m genji_api.migrate",
         "run --rm --no-deps -e QUEUE_DATABASE_PASSWORD api python -m genji_api.worker_password",
         "up --detach --wait api",
@@ -31,6 +32,7 @@ ORDER = {
     ],
     "prod": [
         "config --quiet",
+        "stop bot api",
         "run --rm --no-deps api python -m genji_api.migrate",
         "run --rm --no-deps -e QUEUE_DATABASE_PASSWORD api python -m genji_api.worker_password",
         "up --detach --wait api",
@@ -55,7 +57,7 @@ def _stand_in(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("environment", ORDER)
-def test_deploy_migrates_sets_the_worker_password_then_starts_the_api_then_the_bot(
+def test_deploy_stops_the_workers_migrates_sets_the_password_then_starts_the_api_then_the_bot(
     tmp_path: Path, environment: str
 ) -> None:
     calls = tmp_path / "calls"

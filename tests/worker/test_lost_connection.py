@@ -1,4 +1,5 @@
-"""Claims of a lost queue connection go back to the queue as soon as a new connection is up."""
+"""Claims of a lost queue connection go back to the queue as soon as a new connection is up,
+those the worker knew of and those whose reply the connection lost."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from uuid import UUID
 import asyncpg
 import msgspec
 import pytest
+from genji_queue.claim import queue_claim
+from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk import REGISTRY, JobContext
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
 
-from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.harness import eventually
+from tests.support.queue_helpers import GATE_WAIT, XP_EVENT, enqueue_xp, sample_json
 from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
@@ -88,3 +92,56 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
         row["queue_job_id"],
     )
     assert [r["reason"] for r in reasons] == ["worker lost its queue connection"]
+
+
+async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer = await connect(), await connect("admin")
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    supervisor = QueueSupervisor(
+        owner="bot",
+        handlers=handlers,
+        connect=lambda: asyncpg.connect(
+            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
+        ),
+        settings=SETTINGS,
+    )
+    task = asyncio.create_task(supervisor.run())
+    try:
+
+        async def registered() -> UUID | None:
+            manager = supervisor.manager_id
+            if manager is None:
+                return None
+            found = await conn.fetchval(
+                "SELECT manager_id FROM queue_workers WHERE manager_id = $1", manager
+            )
+            return manager if found else None
+
+        manager = await eventually(registered, deadline=10, what="the worker to register")
+        # A claim made under the worker's manager that the worker never heard of: what a
+        # claim committed after its reply was lost with the connection leaves behind.
+        async with conn.transaction():
+            job = await enqueue_job_raw(
+                conn,
+                event_name=XP_EVENT,
+                payload_json=sample_json(XP_EVENT),
+                event_key="xp:reply-lost",
+            )
+            (lost,) = (await queue_claim(conn, manager, [XP_EVENT], 1, None, GATE_WAIT)).jobs
+        await killer.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            QUEUE_BACKEND,
+        )
+        await _until_succeeded(conn, job.job.id, 10)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    reasons = await conn.fetch(
+        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
+        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
+        lost.row["id"],
+    )
+    assert [r["reason"] for r in reasons] == ["its worker stopped"]

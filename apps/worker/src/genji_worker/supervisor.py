@@ -145,7 +145,8 @@ class QueueSupervisor:
             await self._end_previous_backend(queries)
             await self._release_orphans(queries)
             # Before the previous manager's liveness row goes: until then this session may act
-            # for it (queue_may_act_for).
+            # for it (queue_may_act_for). Its removal gives back whatever the previous manager
+            # still holds, so the completions written again must come first.
             await self._recomplete(queries)
             if previous is not None:
                 await queue_worker_stopped(queries.driver, previous)
