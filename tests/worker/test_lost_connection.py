@@ -13,6 +13,7 @@ import pytest
 from genji_queue.claim import queue_claim
 from genji_queue.enqueue import enqueue_job_raw
 from genji_sdk import REGISTRY, JobContext
+from genji_worker.executor import Handler
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
 
@@ -36,6 +37,18 @@ SETTINGS = WorkerSettings(
 
 async def _noop(payload: msgspec.Struct, context: JobContext) -> None:
     return None
+
+
+def _supervisor(db: Database, handlers: dict[str, Handler]) -> QueueSupervisor:
+    """The bot's supervisor on a queue connection the test can find and end by its name."""
+    return QueueSupervisor(
+        owner="bot",
+        handlers=handlers,
+        connect=lambda: asyncpg.connect(
+            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
+        ),
+        settings=SETTINGS,
+    )
 
 
 async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: float) -> None:
@@ -65,14 +78,7 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
 
     handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
     handlers[XP_EVENT] = fails_as_the_connection_dies
-    supervisor = QueueSupervisor(
-        owner="bot",
-        handlers=handlers,
-        connect=lambda: asyncpg.connect(
-            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
-        ),
-        settings=SETTINGS,
-    )
+    supervisor = _supervisor(db, handlers)
     job = await enqueue_xp(conn, "xp:lost")
     task = asyncio.create_task(supervisor.run())
     try:
@@ -99,14 +105,7 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
 ) -> None:
     conn, killer = await connect(), await connect("admin")
     handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    supervisor = QueueSupervisor(
-        owner="bot",
-        handlers=handlers,
-        connect=lambda: asyncpg.connect(
-            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
-        ),
-        settings=SETTINGS,
-    )
+    supervisor = _supervisor(db, handlers)
     task = asyncio.create_task(supervisor.run())
     try:
 
