@@ -1,7 +1,8 @@
 """queue_complete_and_claim: a worker's completions and its next claim in one transaction. The
 completions free their events for the claim; the transaction commits asynchronously, as a
-completion does, unless the claim wrote anything, which commits as a claim alone does. A claim that loses a race
-for an event's running slot rolls the completions back with it; they are then written alone."""
+completion does, unless the claim wrote anything, which commits as a claim alone does. A
+claim that loses a race for an event's running slot rolls the completions back with it; they
+are then written alone."""
 
 import asyncio
 from datetime import timedelta

@@ -56,6 +56,9 @@ async def test_a_stopped_managers_remaining_claims_go_back_once_its_session_ende
     # While the session that registered the manager lives, no other session gives its claims
     # back; once it has ended, a reconnected worker gives back every claim it still held.
     assert not await queue_worker_stopped(new, manager)
+    assert await owner.fetchval(
+        "SELECT count(*) FROM pgqueuer WHERE status = 'picked' AND queue_manager_id = $1", manager
+    ) == len(claimed)
     old_pid = await owner.fetchval(
         "SELECT backend_pid FROM queue_workers WHERE manager_id = $1", manager
     )
