@@ -1,5 +1,6 @@
 """Claims of a lost queue connection go back to the queue as soon as a new connection is up,
-those the worker knew of and those whose reply the connection lost."""
+those the worker knew of and those whose reply the connection lost; a connection whose listener
+stopped hearing is dropped like a lost one."""
 
 from __future__ import annotations
 
@@ -49,6 +50,23 @@ def _supervisor(db: Database, handlers: dict[str, Handler]) -> QueueSupervisor:
         ),
         settings=SETTINGS,
     )
+
+
+async def _registered(
+    conn: asyncpg.Connection, supervisor: QueueSupervisor, previous: UUID | None
+) -> UUID:
+    """The supervisor's queue manager, once it is another than `previous` and registered."""
+
+    async def registered() -> UUID | None:
+        manager = supervisor.manager_id
+        if manager is None or manager == previous:
+            return None
+        found = await conn.fetchval(
+            "SELECT manager_id FROM queue_workers WHERE manager_id = $1", manager
+        )
+        return manager if found else None
+
+    return await eventually(registered, deadline=40, what="the worker to register")
 
 
 async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: float) -> None:
@@ -108,17 +126,7 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
     supervisor = _supervisor(db, handlers)
     task = asyncio.create_task(supervisor.run())
     try:
-
-        async def registered() -> UUID | None:
-            manager = supervisor.manager_id
-            if manager is None:
-                return None
-            found = await conn.fetchval(
-                "SELECT manager_id FROM queue_workers WHERE manager_id = $1", manager
-            )
-            return manager if found else None
-
-        manager = await eventually(registered, deadline=10, what="the worker to register")
+        manager = await _registered(conn, supervisor, previous=None)
         # A claim made under the worker's manager that the worker never heard of: what a
         # claim committed after its reply was lost with the connection leaves behind.
         async with conn.transaction():
@@ -144,3 +152,56 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
         lost.row["id"],
     )
     assert [r["reason"] for r in reasons] == ["its worker stopped"]
+
+
+async def test_a_listener_that_fails_its_health_check_is_replaced_with_its_connection(
+    db: Database, connect: Connect
+) -> None:
+    conn = await connect()
+    attempts: list[int] = []
+    running = asyncio.Event()
+
+    async def runs_until_cancelled_once(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        if len(attempts) == 1:
+            running.set()
+            await asyncio.Event().wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = runs_until_cancelled_once
+    supervisor = _supervisor(db, handlers)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        first = await _registered(conn, supervisor, previous=None)
+        job = await enqueue_xp(conn, "xp:deaf")
+        await asyncio.wait_for(running.wait(), 10)
+        backend = await conn.fetchval(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", QUEUE_BACKEND
+        )
+        # The session stays up but hears no more notifications, PGQueuer's health check
+        # included (it sends one every 10 s and waits 10 s for it).
+        assert supervisor.outages.queries is not None
+        await supervisor.outages.queries.driver.execute("UNLISTEN *")
+        await _registered(conn, supervisor, previous=first)
+        await _until_succeeded(conn, job.id, 10)
+        assert not task.done()
+        assert await conn.fetchval(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", QUEUE_BACKEND
+        ) not in (None, backend)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert attempts == [1, 1]
+    queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
+    reasons = await conn.fetch(
+        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
+        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
+        queue_job_id,
+    )
+    # Released once: by the cancelled execution itself, over the session that still answers,
+    # or after the reconnect if that write did not get through.
+    assert [r["reason"] for r in reasons] in (
+        ["execution interrupted"],
+        ["worker lost its queue connection"],
+    )

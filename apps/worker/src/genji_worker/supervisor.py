@@ -1,13 +1,13 @@
 """The queue supervisor used by both the bot and the API process.
 
 It registers the entrypoints its process owns, runs PGQueuer's QueueManager on the fenced
-adapter, and keeps it alive: a lost or timed-out connection cancels the executions that
-depended on it, returns their claims once a new connection is up, and reconnects with capped,
-jittered backoff. Shutdown goes in order: stop claiming, drain with heartbeats for a bounded
-time, cancel what remains (recoverably), then close the queue connection. Any error raised
-while the connection is closed or was terminated is a lost connection, whatever its type
-(DeadlineDriver.is_loss); anything else that kills the manager is raised, so the process exits
-instead of looking healthy while idle.
+adapter, and keeps it alive: a lost or timed-out connection, or one whose listener fails
+PGQueuer's health check, cancels the executions that depended on it, returns their claims once
+a new connection is up, and reconnects with capped, jittered backoff. Shutdown goes in order:
+stop claiming, drain with heartbeats for a bounded time, cancel what remains (recoverably), then
+close the queue connection. Any error raised while the connection is closed or was terminated
+is a lost connection, whatever its type (DeadlineDriver.is_loss); anything else that kills the
+manager is raised, so the process exits instead of looking healthy while idle.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from genji_queue.worker_retry_schedule import queue_worker_retry_schedule
 from genji_queue.workers import QueueConfig, queue_config, queue_worker_beat, queue_worker_stopped
 from genji_sdk import REGISTRY, ClaimToken, EventRegistry, Owner
 from pgqueuer import QueueManager
+from pgqueuer.errors import FailingListenerError
 from pgqueuer.executors import EntrypointExecutorParameters
 from pgqueuer.models import Context, Job
 
@@ -172,8 +173,11 @@ class QueueSupervisor:
         beats = asyncio.create_task(self._beat_forever(queries, manager, config))
         stop = asyncio.create_task(self._stop.wait())
         gone = asyncio.create_task(driver.lost.wait())
+        # PGQueuer stops claiming on its own once its listener fails the health check, and then
+        # waits for its executions before it raises FailingListenerError.
+        deaf = asyncio.create_task(manager.shutdown.wait())
         try:
-            await asyncio.wait({runner, stop, gone}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({runner, stop, gone, deaf}, return_when=asyncio.FIRST_COMPLETED)
             if self._stop.is_set() and not driver.connection_lost:
                 queries.stopping = True
                 await self._drain(manager, runner)
@@ -187,13 +191,22 @@ class QueueSupervisor:
                     )
                 return
             failure = runner.exception() if runner.done() and not runner.cancelled() else None
-            if failure is not None and not await driver.is_loss(failure):
+            if isinstance(failure, FailingListenerError) or not (
+                runner.done() or driver.connection_lost
+            ):
+                # The session still answers, but notifications stopped reaching it (a connection
+                # behind a pooler, an event loop stalled past the check): a new one listens again.
+                log.warning(
+                    "queue listener failed its health check; cancelling its executions and "
+                    "reconnecting"
+                )
+            elif failure is not None and not await driver.is_loss(failure):
                 raise RuntimeError("queue manager stopped unexpectedly") from failure
-            # The connection died, or PGQueuer's listener health check gave up on it.
-            log.warning("queue connection lost; cancelling its executions and reconnecting")
+            else:
+                log.warning("queue connection lost; cancelling its executions and reconnecting")
             await self._abandon(manager, runner, queries)
         finally:
-            for task in (beats, stop, gone):
+            for task in (beats, stop, gone, deaf):
                 task.cancel()
             if not runner.done():
                 runner.cancel()
