@@ -1,9 +1,11 @@
 """Claims of a lost queue connection go back to the queue as soon as a new connection is up,
-those the worker knew of and those whose reply the connection lost."""
+those the worker knew of and those whose reply the connection lost; a connection whose listener
+stopped hearing is wound down like a stop and replaced."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import timedelta
 from uuid import UUID
 
@@ -49,6 +51,23 @@ def _supervisor(db: Database, handlers: dict[str, Handler]) -> QueueSupervisor:
         ),
         settings=SETTINGS,
     )
+
+
+async def _registered(
+    conn: asyncpg.Connection, supervisor: QueueSupervisor, previous: UUID | None
+) -> UUID:
+    """The supervisor's queue manager, once it is another than `previous` and registered."""
+
+    async def registered() -> UUID | None:
+        manager = supervisor.manager_id
+        if manager is None or manager == previous:
+            return None
+        found = await conn.fetchval(
+            "SELECT manager_id FROM queue_workers WHERE manager_id = $1", manager
+        )
+        return manager if found else None
+
+    return await eventually(registered, deadline=40, what="the worker to register")
 
 
 async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: float) -> None:
@@ -108,17 +127,7 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
     supervisor = _supervisor(db, handlers)
     task = asyncio.create_task(supervisor.run())
     try:
-
-        async def registered() -> UUID | None:
-            manager = supervisor.manager_id
-            if manager is None:
-                return None
-            found = await conn.fetchval(
-                "SELECT manager_id FROM queue_workers WHERE manager_id = $1", manager
-            )
-            return manager if found else None
-
-        manager = await eventually(registered, deadline=10, what="the worker to register")
+        manager = await _registered(conn, supervisor, previous=None)
         # A claim made under the worker's manager that the worker never heard of: what a
         # claim committed after its reply was lost with the connection leaves behind.
         async with conn.transaction():
@@ -144,3 +153,49 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
         lost.row["id"],
     )
     assert [r["reason"] for r in reasons] == ["its worker stopped"]
+
+
+async def test_a_connection_whose_listener_fails_its_health_check_is_wound_down_and_replaced(
+    db: Database, connect: Connect, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="genji.queue")
+    conn = await connect()
+    attempts: list[int] = []
+    running, finish = asyncio.Event(), asyncio.Event()
+
+    async def runs_until_told(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        running.set()
+        await finish.wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = runs_until_told
+    supervisor = _supervisor(db, handlers)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        first = await _registered(conn, supervisor, previous=None)
+        job = await enqueue_xp(conn, "xp:deaf")
+        await asyncio.wait_for(running.wait(), 10)
+        # The session stays up but hears no more notifications, PGQueuer's health check's
+        # included (one every 10 s, each given 10 s to come back).
+        assert supervisor.outages.queries is not None
+        await supervisor.outages.queries.driver.execute("UNLISTEN *")
+
+        async def listener_failed() -> bool:
+            return any("queue listener failed" in r.getMessage() for r in caplog.records)
+
+        await eventually(listener_failed, deadline=40, what="the health check to fail")
+        # The running execution is not cut short: it finishes and writes its result.
+        finish.set()
+        await _until_succeeded(conn, job.id, 10)
+        await _registered(conn, supervisor, previous=first)
+        assert not task.done()
+        assert (
+            await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first)
+            == 0
+        )
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert attempts == [1]

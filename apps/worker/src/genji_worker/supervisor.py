@@ -4,10 +4,11 @@ It registers the entrypoints its process owns, runs PGQueuer's QueueManager on t
 adapter, and keeps it alive: a lost or timed-out connection cancels the executions that
 depended on it, returns their claims once a new connection is up, and reconnects with capped,
 jittered backoff. Shutdown goes in order: stop claiming, drain with heartbeats for a bounded
-time, cancel what remains (recoverably), then close the queue connection. Any error raised
-while the connection is closed or was terminated is a lost connection, whatever its type
-(DeadlineDriver.is_loss); anything else that kills the manager is raised, so the process exits
-instead of looking healthy while idle.
+time, cancel what remains (recoverably), then close the queue connection. A connection whose
+listener fails PGQueuer's health check still answers: it is shut down in the same order, and
+then replaced. Any error raised while the connection is closed or was terminated is a lost
+connection, whatever its type (DeadlineDriver.is_loss); anything else that kills the manager is
+raised, so the process exits instead of looking healthy while idle.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from genji_queue.worker_retry_schedule import queue_worker_retry_schedule
 from genji_queue.workers import QueueConfig, queue_config, queue_worker_beat, queue_worker_stopped
 from genji_sdk import REGISTRY, ClaimToken, EventRegistry, Owner
 from pgqueuer import QueueManager
+from pgqueuer.errors import FailingListenerError
 from pgqueuer.executors import EntrypointExecutorParameters
 from pgqueuer.models import Context, Job
 
@@ -172,28 +174,36 @@ class QueueSupervisor:
         beats = asyncio.create_task(self._beat_forever(queries, manager, config))
         stop = asyncio.create_task(self._stop.wait())
         gone = asyncio.create_task(driver.lost.wait())
+        # PGQueuer stops claiming on its own when its listener health check fails, and raises
+        # only once every execution has ended.
+        deaf = asyncio.create_task(manager.shutdown.wait())
         try:
-            await asyncio.wait({runner, stop, gone}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({runner, stop, gone, deaf}, return_when=asyncio.FIRST_COMPLETED)
             if self._stop.is_set() and not driver.connection_lost:
-                queries.stopping = True
-                await self._drain(manager, runner)
-                with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
-                    await self._return_unstarted(queries)
-                # Best effort and brief, so the whole stop fits the 45 s container grace.
-                with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
-                    await asyncio.wait_for(
-                        queue_worker_stopped(queries.driver, manager.queue_manager_id),
-                        STOP_CLEANUP_SECONDS,
-                    )
+                await self._wind_down(manager, runner, queries)
                 return
-            failure = runner.exception() if runner.done() and not runner.cancelled() else None
-            if failure is not None and not await driver.is_loss(failure):
+            failure = manager.health_failure
+            if failure is None and runner.done() and not runner.cancelled():
+                failure = runner.exception()
+            if failure is not None and await driver.is_loss(failure):
+                log.warning("queue connection lost; cancelling its executions and reconnecting")
+            elif isinstance(failure, FailingListenerError):
+                # The session still answers but hears no notifications (a connection behind a
+                # pooler, an event loop stalled past the check): its executions may finish and
+                # write their results; a new connection listens again.
+                log.warning(
+                    "queue listener failed its health check; finishing its executions, then "
+                    "reconnecting"
+                )
+                await self._wind_down(manager, runner, queries)
+                return
+            elif failure is not None:
                 raise RuntimeError("queue manager stopped unexpectedly") from failure
-            # The connection died, or PGQueuer's listener health check gave up on it.
-            log.warning("queue connection lost; cancelling its executions and reconnecting")
+            else:
+                log.warning("queue connection lost; cancelling its executions and reconnecting")
             await self._abandon(manager, runner, queries)
         finally:
-            for task in (beats, stop, gone):
+            for task in (beats, stop, gone, deaf):
                 task.cancel()
             if not runner.done():
                 runner.cancel()
@@ -221,12 +231,28 @@ class QueueSupervisor:
         if task is not None:
             task.cancel()
 
+    async def _wind_down(
+        self, manager: QueueManager, runner: asyncio.Task[None], queries: FencedQueries
+    ) -> None:
+        """End the session's manager on a connection that still answers: drain, give back what
+        no execution took, and remove its liveness row, which returns any claim it still holds."""
+        queries.stopping = True
+        await self._drain(manager, runner)
+        with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
+            await self._return_unstarted(queries)
+        # Best effort and brief, so the whole stop fits the 45 s container grace.
+        with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
+            await asyncio.wait_for(
+                queue_worker_stopped(queries.driver, manager.queue_manager_id),
+                STOP_CLEANUP_SECONDS,
+            )
+
     async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
         """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
         manager.shutdown.set()
         drain = self.settings.drain_timeout.total_seconds()
         log.info(
-            "stopping: claiming stopped; draining %d running jobs for up to %.1fs",
+            "claiming stopped; draining %d running jobs for up to %.1fs",
             len(self.running),
             drain,
         )
