@@ -122,7 +122,7 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
 async def test_a_success_the_lost_connection_never_wrote_is_completed_on_reconnect(
     db: Database, connect: Connect
 ) -> None:
-    conn, killer = await connect(), await connect("admin")
+    conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
     attempts: list[int] = []
     running, locked = asyncio.Event(), asyncio.Event()
 
@@ -139,10 +139,11 @@ async def test_a_success_the_lost_connection_never_wrote_is_completed_on_reconne
     task = asyncio.create_task(supervisor.run())
     try:
         await asyncio.wait_for(running.wait(), 10)
-        # The handler succeeds, and its completion waits for the job's row, which this
-        # transaction holds, until the worker's connection dies under it.
-        async with killer.transaction():
-            await killer.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
+        # The handler succeeds, and its completion waits for the job's row, which `locker`
+        # holds, until the worker's connection dies under it. pg_stat_activity is read on
+        # `killer`, outside any transaction: one would keep a single snapshot of it.
+        async with locker.transaction():
+            await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
             locked.set()
 
             async def write_waits() -> int | None:
