@@ -119,6 +119,57 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
     assert [r["reason"] for r in reasons] == ["worker lost its queue connection"]
 
 
+async def test_a_success_the_lost_connection_never_wrote_is_completed_on_reconnect(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
+    attempts: list[int] = []
+    running, locked = asyncio.Event(), asyncio.Event()
+
+    async def succeeds_once_locked(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        running.set()
+        await locked.wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = succeeds_once_locked
+    supervisor = _supervisor(db, handlers)
+    job = await enqueue_xp(conn, "xp:unwritten")
+    queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        await asyncio.wait_for(running.wait(), 10)
+        # The handler succeeds, and its completion waits for the job's row, which `locker`
+        # holds, until the worker's connection dies under it. pg_stat_activity is read on
+        # `killer`, outside any transaction: one would keep a single snapshot of it.
+        async with locker.transaction():
+            await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
+            locked.set()
+
+            async def write_waits() -> int | None:
+                pid: int | None = await killer.fetchval(
+                    "SELECT pid FROM pg_stat_activity WHERE application_name = $1"
+                    " AND wait_event_type = 'Lock'",
+                    QUEUE_BACKEND,
+                )
+                return pid
+
+            pid = await eventually(write_waits, deadline=10, what="the completion to wait")
+            assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
+        await _until_succeeded(conn, job.id, 10)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert attempts == [1]
+    reasons = await conn.fetch(
+        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
+        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
+        queue_job_id,
+    )
+    assert reasons == []
+
+
 async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
     db: Database, connect: Connect
 ) -> None:

@@ -247,10 +247,11 @@ class FencedQueries(Queries):
 
     async def log_jobs(self, job_status: list[tuple[Job, str, TracebackRecord | None]]) -> None:
         pending: list[tuple[Job, ClaimToken, str, TracebackRecord | None]] = []
+        skipped: set[ClaimToken] = set()
         for job, status, traceback in job_status:
             claim = claim_of(job)
             if claim in self.settled:
-                self.settled.discard(claim)
+                skipped.add(claim)
                 continue
             pending.append((job, claim, status, traceback))
         # PGQueuer flushes buffered results together: their completions are one statement and
@@ -270,6 +271,19 @@ class FencedQueries(Queries):
         for job, claim, status, traceback in pending:
             if status != "successful":
                 await self._log_unsuccessful(job, claim, status, traceback)
+        # Only now: a failed flush comes back with these results, which must be skipped again.
+        self.settled.difference_update(skipped)
+
+    def take_buffered_successes(self) -> set[ClaimToken]:
+        """Empty PGQueuer's buffer of results once its manager has ended, and return the claims
+        of the successes in it: handlers that finished whose completion was never written."""
+        found: set[ClaimToken] = set()
+        while self.completions is not None and not self.completions.events.empty():
+            job, status, _ = self.completions.events.get_nowait()
+            claim = claim_of(job)
+            if status == "successful" and claim not in self.settled:
+                found.add(claim)
+        return found
 
     async def _complete(
         self, claims: list[ClaimToken]

@@ -31,7 +31,6 @@ from genji_queue.worker_retry_schedule import queue_worker_retry_schedule
 from genji_queue.workers import QueueConfig, queue_config, queue_worker_beat, queue_worker_stopped
 from genji_sdk import REGISTRY, ClaimToken, EventRegistry, Owner
 from pgqueuer import QueueManager
-from pgqueuer.errors import FailingListenerError
 from pgqueuer.executors import EntrypointExecutorParameters
 from pgqueuer.models import Context, Job
 
@@ -187,13 +186,15 @@ class QueueSupervisor:
                 failure = runner.exception()
             if failure is not None and await driver.is_loss(failure):
                 log.warning("queue connection lost; cancelling its executions and reconnecting")
-            elif isinstance(failure, FailingListenerError):
+            elif manager.health_failure is not None:
                 # The session still answers but hears no notifications (a connection behind a
-                # pooler, an event loop stalled past the check): its executions may finish and
-                # write their results; a new connection listens again.
+                # pooler, an event loop stalled past the check), or its check's notification
+                # failed: its executions may finish and write their results, and a new
+                # connection listens again.
                 log.warning(
-                    "queue listener failed its health check; finishing its executions, then "
-                    "reconnecting"
+                    "queue listener failed its health check (%s); finishing its executions, "
+                    "then reconnecting",
+                    type(failure).__name__,
                 )
                 await self._wind_down(manager, runner, queries)
                 return
@@ -274,14 +275,18 @@ class QueueSupervisor:
     async def _abandon(
         self, manager: QueueManager, runner: asyncio.Task[None], queries: FencedQueries
     ) -> None:
-        """The connection is gone: stop every execution that relied on it, remember its claims."""
-        self._orphaned.extend(queries.claims.values())
+        """The connection is gone: stop every execution that relied on it, remember its claims,
+        to complete those whose handler succeeded and release the others on the next one."""
+        claims = list(queries.claims.values())
         for task in list(self.running.values()):
             task.cancel()
         manager.shutdown.set()
         runner.cancel()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
+        succeeded = queries.take_buffered_successes()
+        self._unflushed.update(succeeded)
+        self._orphaned.extend(claim for claim in claims if claim not in succeeded)
 
     async def _return_unstarted(self, queries: FencedQueries) -> None:
         """Once the drain is over, give back every claim no execution took: jobs a completion
@@ -322,10 +327,11 @@ class QueueSupervisor:
 
     async def _recomplete(self, queries: FencedQueries) -> None:
         """Complete again the successes whose asynchronous commit may not have reached disk
-        before the connection was lost: a database crash loses them, and each would leave its
-        job claimed, blocking its entrypoint, until the stale-heartbeat threshold. Fenced by
-        their own tokens: a completion that survived, or a job another worker has reclaimed
-        since, is left alone."""
+        before the connection was lost (a database crash loses them), and complete those the
+        lost connection never wrote; each would otherwise run again, or leave its job claimed,
+        blocking its entrypoint, until the stale-heartbeat threshold. Fenced by their own
+        tokens: a completion that survived, or a job another worker has reclaimed since, is
+        left alone."""
         sent = set(self._unflushed)
         if not sent:
             return
@@ -333,7 +339,7 @@ class QueueSupervisor:
         # What was written now waits, like any completion, for a synchronous commit.
         self._unflushed.difference_update(sent - written)
         if written:
-            log.info("completed %d jobs again whose completion the database lost", len(written))
+            log.info("completed %d jobs again whose completion was lost", len(written))
 
     async def _beat(self, queries: FencedQueries, manager: QueueManager) -> None:
         point = queries.flush_point()
