@@ -70,6 +70,21 @@ async def _registered(
     return await eventually(registered, deadline=40, what="the worker to register")
 
 
+async def _waiting_for_a_lock(watcher: asyncpg.Connection) -> int:
+    """The pid of the worker's queue backend once it waits for a lock. Read outside any
+    transaction, which would keep a single snapshot of pg_stat_activity."""
+
+    async def waiting() -> int | None:
+        pid: int | None = await watcher.fetchval(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1"
+            " AND wait_event_type = 'Lock'",
+            QUEUE_BACKEND,
+        )
+        return pid
+
+    return await eventually(waiting, deadline=10, what="the queue connection to wait for a lock")
+
+
 async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: float) -> None:
     async with asyncio.timeout(seconds):
         status = None
@@ -140,21 +155,11 @@ async def test_a_success_the_lost_connection_never_wrote_is_completed_on_reconne
     try:
         await asyncio.wait_for(running.wait(), 10)
         # The handler succeeds, and its completion waits for the job's row, which `locker`
-        # holds, until the worker's connection dies under it. pg_stat_activity is read on
-        # `killer`, outside any transaction: one would keep a single snapshot of it.
+        # holds, until the worker's connection dies under it.
         async with locker.transaction():
             await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
             locked.set()
-
-            async def write_waits() -> int | None:
-                pid: int | None = await killer.fetchval(
-                    "SELECT pid FROM pg_stat_activity WHERE application_name = $1"
-                    " AND wait_event_type = 'Lock'",
-                    QUEUE_BACKEND,
-                )
-                return pid
-
-            pid = await eventually(write_waits, deadline=10, what="the completion to wait")
+            pid = await _waiting_for_a_lock(killer)
             assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
         await _until_succeeded(conn, job.id, 10)
     finally:
@@ -250,3 +255,47 @@ async def test_a_connection_whose_listener_fails_its_health_check_is_wound_down_
         await asyncio.wait_for(task, 10)
 
     assert attempts == [1]
+
+
+async def test_a_manager_whose_successor_was_lost_before_taking_over_is_stopped_by_the_next(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
+    attempts: list[int] = []
+    running = asyncio.Event()
+
+    async def runs_until_cancelled_once(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        if len(attempts) == 1:
+            running.set()
+            await asyncio.Event().wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = runs_until_cancelled_once
+    supervisor = _supervisor(db, handlers)
+    job = await enqueue_xp(conn, "xp:twice-lost")
+    queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        first = await _registered(conn, supervisor, previous=None)
+        await asyncio.wait_for(running.wait(), 10)
+        # The first connection dies; the next one, giving back the job, waits for its row and
+        # dies too, before it has stopped the first manager.
+        async with locker.transaction():
+            await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
+            [lost] = await killer.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = $1", QUEUE_BACKEND
+            )
+            assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", lost["pid"])
+            pid = await _waiting_for_a_lock(killer)
+            assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
+        await _registered(conn, supervisor, previous=first)
+        await _until_succeeded(conn, job.id, 10)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert attempts == [1, 1]
+    assert (
+        await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first) == 0
+    )

@@ -85,6 +85,7 @@ class QueueSupervisor:
         self._backend: tuple[int, datetime] | None = None
         """Server pid and start of the current queue connection's session."""
         self.manager_id: uuid.UUID | None = None
+        """The current queue manager, or the last one whose liveness row may remain."""
 
     def request_stop(self) -> None:
         """Begin graceful shutdown; run() returns once it is complete."""
@@ -137,7 +138,6 @@ class QueueSupervisor:
         queries.on_lost = self._cancel_execution
         self.outages.queries = queries
         manager = FencedQueueManager(queries)
-        previous, self.manager_id = self.manager_id, manager.queue_manager_id
         for name, handler in self.handlers.items():
             manager.register_executor(name, self._executor(name, handler, queries))
 
@@ -149,8 +149,10 @@ class QueueSupervisor:
             # for it (queue_may_act_for). Its removal gives back whatever the previous manager
             # still holds, so the completions written again must come first.
             await self._recomplete(queries)
-            if previous is not None:
-                await queue_worker_stopped(queries.driver, previous)
+            if self.manager_id is not None:
+                await queue_worker_stopped(queries.driver, self.manager_id)
+            # Only now: a session lost before this point leaves that manager to the next one.
+            self.manager_id = manager.queue_manager_id
             await self._beat(queries, manager)
             # What operators are told about failure budgets is read from here (genji-jobs show).
             await queue_worker_retry_schedule(
