@@ -299,3 +299,62 @@ async def test_a_manager_whose_successor_was_lost_before_taking_over_is_stopped_
     assert (
         await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first) == 0
     )
+
+
+async def test_a_stop_while_the_connection_is_lost_still_gives_back_what_it_held(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer = await connect(), await connect("admin")
+    running, refused = asyncio.Event(), asyncio.Event()
+    database_down = False
+
+    async def runs_until_cancelled(payload: msgspec.Struct, context: JobContext) -> None:
+        running.set()
+        await asyncio.Event().wait()
+
+    async def connect_unless_down() -> asyncpg.Connection:
+        if database_down:
+            refused.set()
+            raise ConnectionRefusedError("the queue database is down")
+        return await asyncpg.connect(
+            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
+        )
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = runs_until_cancelled
+    supervisor = QueueSupervisor(
+        owner="bot", handlers=handlers, connect=connect_unless_down, settings=SETTINGS
+    )
+    job = await enqueue_xp(conn, "xp:stopped-while-down")
+    task = asyncio.create_task(supervisor.run())
+    try:
+        first = await _registered(conn, supervisor, previous=None)
+        await asyncio.wait_for(running.wait(), 10)
+        database_down = True
+        await killer.execute(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+            " WHERE application_name = $1",
+            QUEUE_BACKEND,
+        )
+        await asyncio.wait_for(refused.wait(), 10)
+        # The stop comes during the backoff; the database is back by the time it is carried out.
+        database_down = False
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    row = await conn.fetchrow(
+        "SELECT q.status::text AS status, j.queue_job_id FROM jobs j"
+        " JOIN pgqueuer q ON q.id = j.queue_job_id WHERE j.id = $1",
+        job.id,
+    )
+    assert row is not None and row["status"] == "queued"
+    reasons = await conn.fetch(
+        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
+        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
+        row["queue_job_id"],
+    )
+    assert [r["reason"] for r in reasons] == ["worker lost its queue connection"]
+    assert (
+        await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first) == 0
+    )

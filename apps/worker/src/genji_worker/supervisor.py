@@ -54,6 +54,12 @@ NO_WRITABLE_HOST = (asyncpg.TargetServerAttributeNotMatched,)
 STOP_CLEANUP_SECONDS = 2.0
 
 
+async def _close(conn: asyncpg.Connection) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(conn.close(), STOP_CLEANUP_SECONDS)
+    conn.terminate()
+
+
 async def _run_by_policy_executor(job: Job, context: Context) -> None:
     """Placeholder PGQueuer requires; PolicyExecutor calls the registered handler itself."""
     raise AssertionError("entrypoints run through PolicyExecutor")
@@ -85,7 +91,8 @@ class QueueSupervisor:
         self._backend: tuple[int, datetime] | None = None
         """Server pid and start of the current queue connection's session."""
         self.manager_id: uuid.UUID | None = None
-        """The current queue manager, or the last one whose liveness row may remain."""
+        """The current queue manager, or the last one whose liveness row may remain; None once
+        it is stopped."""
 
     def request_stop(self) -> None:
         """Begin graceful shutdown; run() returns once it is complete."""
@@ -119,9 +126,9 @@ class QueueSupervisor:
             try:
                 await self._session(conn)
             finally:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(conn.close(), STOP_CLEANUP_SECONDS)
-                conn.terminate()
+                await _close(conn)
+        if self.manager_id is not None or self._orphaned:
+            await self._give_back()
 
     async def _sleep(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -143,15 +150,7 @@ class QueueSupervisor:
 
         try:
             config = await queue_config(queries.driver)
-            await self._end_previous_backend(queries)
-            await self._release_orphans(queries)
-            # Before the previous manager's liveness row goes: until then this session may act
-            # for it (queue_may_act_for). Its removal gives back whatever the previous manager
-            # still holds, so the completions written again must come first.
-            await self._recomplete(queries)
-            if self.manager_id is not None:
-                await queue_worker_stopped(queries.driver, self.manager_id)
-            # Only now: a session lost before this point leaves that manager to the next one.
+            await self._take_over(queries)
             self.manager_id = manager.queue_manager_id
             await self._beat(queries, manager)
             # What operators are told about failure budgets is read from here (genji-jobs show).
@@ -210,8 +209,8 @@ class QueueSupervisor:
                 task.cancel()
             if not runner.done():
                 runner.cancel()
-                with contextlib.suppress(BaseException):
-                    await runner
+                # Bounded: an execution that ignores its cancellation keeps PGQueuer waiting.
+                await asyncio.wait({runner}, timeout=STOP_CLEANUP_SECONDS)
 
     def _executor(self, name: str, handler: Handler, queries: FencedQueries) -> PolicyExecutor:
         return PolicyExecutor(
@@ -249,6 +248,7 @@ class QueueSupervisor:
                 queue_worker_stopped(queries.driver, manager.queue_manager_id),
                 STOP_CLEANUP_SECONDS,
             )
+            self.manager_id = None
 
     async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
         """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
@@ -284,8 +284,7 @@ class QueueSupervisor:
             task.cancel()
         manager.shutdown.set()
         runner.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
+        await asyncio.wait({runner}, timeout=self.settings.command_timeout.total_seconds())
         succeeded = queries.take_buffered_successes()
         self._unflushed.update(succeeded)
         self._orphaned.extend(claim for claim in claims if claim not in succeeded)
@@ -298,6 +297,37 @@ class QueueSupervisor:
             if claim not in self.running:
                 await queue_release(queries.driver, claim, "worker stopped before starting it")
                 queries.forget(claim)
+
+    async def _take_over(self, queries: FencedQueries) -> None:
+        """Settle what the previous session left, once that session has ended: return the
+        claims of its cancelled executions, complete its successes again, and remove its
+        manager's liveness row, which returns any claim that manager still holds. A session
+        lost before that removal leaves the same manager to the next one."""
+        await self._end_previous_backend(queries)
+        await self._release_orphans(queries)
+        # Before the previous manager's liveness row goes: until then this session may act for
+        # it (queue_may_act_for). Its removal gives back whatever that manager still holds, so
+        # the completions written again must come first.
+        await self._recomplete(queries)
+        if self.manager_id is not None:
+            await queue_worker_stopped(queries.driver, self.manager_id)
+            self.manager_id = None
+
+    async def _give_back(self) -> None:
+        """A stop that came while the queue connection was lost: one brief attempt to settle
+        what that session left, which would otherwise wait for the stale threshold."""
+        try:
+            conn = await asyncio.wait_for(self.connect(), STOP_CLEANUP_SECONDS)
+        except (*QUEUE_CONNECTION_ERRORS, *NO_WRITABLE_HOST, TimeoutError):
+            return
+        driver = DeadlineDriver(conn, self.settings.command_timeout)
+        try:
+            async with asyncio.timeout(self.settings.command_timeout.total_seconds()):
+                await self._take_over(FencedQueries(driver, unflushed=self._unflushed))
+        except (*QUEUE_CONNECTION_ERRORS, TimeoutError):
+            pass
+        finally:
+            await _close(conn)
 
     async def _end_previous_backend(self, queries: FencedQueries) -> None:
         """Make sure the server session of our previous connection is gone: the database lets
