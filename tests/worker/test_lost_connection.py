@@ -358,3 +358,40 @@ async def test_a_stop_while_the_connection_is_lost_still_gives_back_what_it_held
     assert (
         await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first) == 0
     )
+
+
+async def test_a_success_a_stop_could_not_write_before_its_connection_died_is_completed(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
+    attempts: list[int] = []
+    running, locked = asyncio.Event(), asyncio.Event()
+
+    async def succeeds_once_locked(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        running.set()
+        await locked.wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = succeeds_once_locked
+    supervisor = _supervisor(db, handlers)
+    job = await enqueue_xp(conn, "xp:stopped-unwritten")
+    queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        await asyncio.wait_for(running.wait(), 10)
+        # The stop drains while the success waits for the job's row, and the connection dies
+        # under it: the stop completes it on a new connection before it exits.
+        async with locker.transaction():
+            await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
+            locked.set()
+            pid = await _waiting_for_a_lock(killer)
+            supervisor.request_stop()
+            assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert attempts == [1]
+    status = await conn.fetchval("SELECT status FROM job_public_status($1)", job.id)
+    assert status == "succeeded"

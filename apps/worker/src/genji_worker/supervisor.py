@@ -171,6 +171,8 @@ class QueueSupervisor:
             ),
             lambda: driver.connection_lost,
         )
+        # Read in every case, so that asyncio never reports it as never retrieved.
+        runner.add_done_callback(lambda task: task.cancelled() or task.exception())
         beats = asyncio.create_task(self._beat_forever(queries, manager, config))
         stop = asyncio.create_task(self._stop.wait())
         gone = asyncio.create_task(driver.lost.wait())
@@ -180,7 +182,7 @@ class QueueSupervisor:
         try:
             await asyncio.wait({runner, stop, gone, deaf}, return_when=asyncio.FIRST_COMPLETED)
             if self._stop.is_set() and not driver.connection_lost:
-                await self._wind_down(manager, runner, queries)
+                await self._wind_down(manager, runner, queries, driver)
                 return
             failure = manager.health_failure
             if failure is None and runner.done() and not runner.cancelled():
@@ -197,7 +199,7 @@ class QueueSupervisor:
                     "then reconnecting",
                     type(failure).__name__,
                 )
-                await self._wind_down(manager, runner, queries)
+                await self._wind_down(manager, runner, queries, driver)
                 return
             elif failure is not None:
                 raise RuntimeError("queue manager stopped unexpectedly") from failure
@@ -234,12 +236,20 @@ class QueueSupervisor:
             task.cancel()
 
     async def _wind_down(
-        self, manager: QueueManager, runner: asyncio.Task[None], queries: FencedQueries
+        self,
+        manager: QueueManager,
+        runner: asyncio.Task[None],
+        queries: FencedQueries,
+        driver: DeadlineDriver,
     ) -> None:
         """End the session's manager on a connection that still answers: drain, give back what
         no execution took, and remove its liveness row, which returns any claim it still holds."""
         queries.stopping = True
         await self._drain(manager, runner)
+        if driver.connection_lost:
+            # Lost meanwhile: what is left is settled on the next connection, as after a loss.
+            self._remember(queries, list(queries.claims.values()))
+            return
         with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
             await self._return_unstarted(queries)
         # Best effort and brief, so the whole stop fits the 45 s container grace.
@@ -285,6 +295,11 @@ class QueueSupervisor:
         manager.shutdown.set()
         runner.cancel()
         await asyncio.wait({runner}, timeout=self.settings.command_timeout.total_seconds())
+        self._remember(queries, claims)
+
+    def _remember(self, queries: FencedQueries, claims: list[ClaimToken]) -> None:
+        """Keep `claims` of a lost connection for the next one: the successes PGQueuer could
+        not write to complete, the others to release."""
         succeeded = queries.take_buffered_successes()
         self._unflushed.update(succeeded)
         self._orphaned.extend(claim for claim in claims if claim not in succeeded)
@@ -314,20 +329,24 @@ class QueueSupervisor:
             self.manager_id = None
 
     async def _give_back(self) -> None:
-        """A stop that came while the queue connection was lost: one brief attempt to settle
-        what that session left, which would otherwise wait for the stale threshold."""
+        """A stop whose session could not settle what it held (its connection was lost, or too
+        slow to remove its liveness row): one brief attempt on a new connection, since each
+        claim left would wait for the stale threshold. Best effort: a failure is logged."""
+        conn: asyncpg.Connection | None = None
         try:
-            conn = await asyncio.wait_for(self.connect(), STOP_CLEANUP_SECONDS)
-        except (*QUEUE_CONNECTION_ERRORS, *NO_WRITABLE_HOST, TimeoutError):
-            return
-        driver = DeadlineDriver(conn, self.settings.command_timeout)
-        try:
-            async with asyncio.timeout(self.settings.command_timeout.total_seconds()):
+            async with asyncio.timeout(2 * STOP_CLEANUP_SECONDS):
+                conn = await self.connect()
+                driver = DeadlineDriver(conn, self.settings.command_timeout)
                 await self._take_over(FencedQueries(driver, unflushed=self._unflushed))
-        except (*QUEUE_CONNECTION_ERRORS, TimeoutError):
-            pass
+        except Exception as error:
+            log.warning(
+                "stopping: could not give back what the last queue connection held (%s); "
+                "stale reclaim will",
+                type(error).__name__,
+            )
         finally:
-            await _close(conn)
+            if conn is not None:
+                await _close(conn)
 
     async def _end_previous_backend(self, queries: FencedQueries) -> None:
         """Make sure the server session of our previous connection is gone: the database lets
