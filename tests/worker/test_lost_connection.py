@@ -5,7 +5,9 @@ stopped hearing is wound down like a stop and replaced."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from uuid import UUID
 
@@ -85,6 +87,45 @@ async def _waiting_for_a_lock(watcher: asyncpg.Connection) -> int:
     return await eventually(waiting, deadline=10, what="the queue connection to wait for a lock")
 
 
+async def _release_reasons(conn: asyncpg.Connection, queue_job_id: int) -> list[str]:
+    rows = await conn.fetch(
+        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
+        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL ORDER BY id",
+        queue_job_id,
+    )
+    return [row["reason"] for row in rows]
+
+
+class SucceedsOnceLocked:
+    """A handler that succeeds once the test holds its job's row, so that the completion that
+    follows waits for that row (completion_blocked)."""
+
+    def __init__(self) -> None:
+        self.attempts: list[int] = []
+        self.running, self.locked = asyncio.Event(), asyncio.Event()
+
+    async def __call__(self, payload: msgspec.Struct, context: JobContext) -> None:
+        self.attempts.append(context.attempt)
+        self.running.set()
+        await self.locked.wait()
+
+
+@contextlib.asynccontextmanager
+async def _completion_blocked(
+    locker: asyncpg.Connection,
+    watcher: asyncpg.Connection,
+    queue_job_id: int,
+    handler: SucceedsOnceLocked,
+) -> AsyncIterator[int]:
+    """Hold the job's row in a transaction of `locker` while the handler succeeds; yields the
+    pid of the queue backend once its completion waits for the row."""
+    await asyncio.wait_for(handler.running.wait(), 10)
+    async with locker.transaction():
+        await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
+        handler.locked.set()
+        yield await _waiting_for_a_lock(watcher)
+
+
 async def _until_succeeded(conn: asyncpg.Connection, job_id: UUID, seconds: float) -> None:
     async with asyncio.timeout(seconds):
         status = None
@@ -126,53 +167,31 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
         "SELECT handler_failures, queue_job_id FROM jobs WHERE id = $1", job.id
     )
     assert row is not None and row["handler_failures"] == 0
-    reasons = await conn.fetch(
-        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
-        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
-        row["queue_job_id"],
-    )
-    assert [r["reason"] for r in reasons] == ["worker lost its queue connection"]
+    assert await _release_reasons(conn, row["queue_job_id"]) == ["worker lost its queue connection"]
 
 
 async def test_a_success_the_lost_connection_never_wrote_is_completed_on_reconnect(
     db: Database, connect: Connect
 ) -> None:
     conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
-    attempts: list[int] = []
-    running, locked = asyncio.Event(), asyncio.Event()
-
-    async def succeeds_once_locked(payload: msgspec.Struct, context: JobContext) -> None:
-        attempts.append(context.attempt)
-        running.set()
-        await locked.wait()
-
+    handler = SucceedsOnceLocked()
     handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = succeeds_once_locked
+    handlers[XP_EVENT] = handler
     supervisor = _supervisor(db, handlers)
     job = await enqueue_xp(conn, "xp:unwritten")
     queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
     task = asyncio.create_task(supervisor.run())
     try:
-        await asyncio.wait_for(running.wait(), 10)
-        # The handler succeeds, and its completion waits for the job's row, which `locker`
-        # holds, until the worker's connection dies under it.
-        async with locker.transaction():
-            await locker.execute("SELECT 1 FROM pgqueuer WHERE id = $1 FOR UPDATE", queue_job_id)
-            locked.set()
-            pid = await _waiting_for_a_lock(killer)
+        # The worker's connection dies under the waiting completion.
+        async with _completion_blocked(locker, killer, queue_job_id, handler) as pid:
             assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
         await _until_succeeded(conn, job.id, 10)
     finally:
         supervisor.request_stop()
         await asyncio.wait_for(task, 10)
 
-    assert attempts == [1]
-    reasons = await conn.fetch(
-        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
-        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
-        queue_job_id,
-    )
-    assert reasons == []
+    assert handler.attempts == [1]
+    assert await _release_reasons(conn, queue_job_id) == []
 
 
 async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
@@ -203,12 +222,7 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
         supervisor.request_stop()
         await asyncio.wait_for(task, 10)
 
-    reasons = await conn.fetch(
-        "SELECT traceback->>'exception_message' AS reason FROM pgqueuer_log"
-        " WHERE job_id = $1 AND status = 'queued' AND traceback IS NOT NULL",
-        lost.row["id"],
-    )
-    assert [r["reason"] for r in reasons] == ["its worker stopped"]
+    assert await _release_reasons(conn, lost.row["id"]) == ["its worker stopped"]
 
 
 async def test_a_connection_whose_listener_fails_its_health_check_is_wound_down_and_replaced(
@@ -299,3 +313,83 @@ async def test_a_manager_whose_successor_was_lost_before_taking_over_is_stopped_
     assert (
         await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first) == 0
     )
+
+
+async def test_a_stop_while_the_connection_is_lost_still_gives_back_what_it_held(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer = await connect(), await connect("admin")
+    running, refused = asyncio.Event(), asyncio.Event()
+    database_down = False
+
+    async def runs_until_cancelled(payload: msgspec.Struct, context: JobContext) -> None:
+        running.set()
+        await asyncio.Event().wait()
+
+    async def connect_unless_down() -> asyncpg.Connection:
+        if database_down:
+            refused.set()
+            raise ConnectionRefusedError("the queue database is down")
+        return await asyncpg.connect(
+            db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
+        )
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = runs_until_cancelled
+    supervisor = QueueSupervisor(
+        owner="bot", handlers=handlers, connect=connect_unless_down, settings=SETTINGS
+    )
+    job = await enqueue_xp(conn, "xp:stopped-while-down")
+    task = asyncio.create_task(supervisor.run())
+    try:
+        first = await _registered(conn, supervisor, previous=None)
+        await asyncio.wait_for(running.wait(), 10)
+        database_down = True
+        await killer.execute(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+            " WHERE application_name = $1",
+            QUEUE_BACKEND,
+        )
+        await asyncio.wait_for(refused.wait(), 10)
+        # The stop comes during the backoff; the database is back by the time it is carried out.
+        database_down = False
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    row = await conn.fetchrow(
+        "SELECT q.status::text AS status, j.queue_job_id FROM jobs j"
+        " JOIN pgqueuer q ON q.id = j.queue_job_id WHERE j.id = $1",
+        job.id,
+    )
+    assert row is not None and row["status"] == "queued"
+    assert await _release_reasons(conn, row["queue_job_id"]) == ["worker lost its queue connection"]
+    assert (
+        await conn.fetchval("SELECT count(*) FROM queue_workers WHERE manager_id = $1", first) == 0
+    )
+
+
+async def test_a_success_a_stop_could_not_write_before_its_connection_died_is_completed(
+    db: Database, connect: Connect
+) -> None:
+    conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
+    handler = SucceedsOnceLocked()
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = handler
+    supervisor = _supervisor(db, handlers)
+    job = await enqueue_xp(conn, "xp:stopped-unwritten")
+    queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        # The stop drains while the completion waits, and the connection dies under it: the
+        # stop completes the job on a new connection before it exits.
+        async with _completion_blocked(locker, killer, queue_job_id, handler) as pid:
+            supervisor.request_stop()
+            assert await killer.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 10)
+
+    assert handler.attempts == [1]
+    status = await conn.fetchval("SELECT status FROM job_public_status($1)", job.id)
+    assert status == "succeeded"

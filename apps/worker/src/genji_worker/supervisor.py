@@ -54,6 +54,12 @@ NO_WRITABLE_HOST = (asyncpg.TargetServerAttributeNotMatched,)
 STOP_CLEANUP_SECONDS = 2.0
 
 
+async def _close(conn: asyncpg.Connection) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(conn.close(), STOP_CLEANUP_SECONDS)
+    conn.terminate()
+
+
 async def _run_by_policy_executor(job: Job, context: Context) -> None:
     """Placeholder PGQueuer requires; PolicyExecutor calls the registered handler itself."""
     raise AssertionError("entrypoints run through PolicyExecutor")
@@ -85,7 +91,8 @@ class QueueSupervisor:
         self._backend: tuple[int, datetime] | None = None
         """Server pid and start of the current queue connection's session."""
         self.manager_id: uuid.UUID | None = None
-        """The current queue manager, or the last one whose liveness row may remain."""
+        """The current queue manager, or the last one whose liveness row may remain; None once
+        it is stopped."""
 
     def request_stop(self) -> None:
         """Begin graceful shutdown; run() returns once it is complete."""
@@ -119,9 +126,9 @@ class QueueSupervisor:
             try:
                 await self._session(conn)
             finally:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(conn.close(), STOP_CLEANUP_SECONDS)
-                conn.terminate()
+                await _close(conn)
+        if self.manager_id is not None or self._orphaned:
+            await self._give_back()
 
     async def _sleep(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -143,15 +150,7 @@ class QueueSupervisor:
 
         try:
             config = await queue_config(queries.driver)
-            await self._end_previous_backend(queries)
-            await self._release_orphans(queries)
-            # Before the previous manager's liveness row goes: until then this session may act
-            # for it (queue_may_act_for). Its removal gives back whatever the previous manager
-            # still holds, so the completions written again must come first.
-            await self._recomplete(queries)
-            if self.manager_id is not None:
-                await queue_worker_stopped(queries.driver, self.manager_id)
-            # Only now: a session lost before this point leaves that manager to the next one.
+            await self._take_over(queries)
             self.manager_id = manager.queue_manager_id
             await self._beat(queries, manager)
             # What operators are told about failure budgets is read from here (genji-jobs show).
@@ -172,6 +171,8 @@ class QueueSupervisor:
             ),
             lambda: driver.connection_lost,
         )
+        # Read in every case, so that asyncio never reports it as never retrieved.
+        runner.add_done_callback(lambda task: task.cancelled() or task.exception())
         beats = asyncio.create_task(self._beat_forever(queries, manager, config))
         stop = asyncio.create_task(self._stop.wait())
         gone = asyncio.create_task(driver.lost.wait())
@@ -181,7 +182,7 @@ class QueueSupervisor:
         try:
             await asyncio.wait({runner, stop, gone, deaf}, return_when=asyncio.FIRST_COMPLETED)
             if self._stop.is_set() and not driver.connection_lost:
-                await self._wind_down(manager, runner, queries)
+                await self._wind_down(manager, runner, queries, driver)
                 return
             failure = manager.health_failure
             if failure is None and runner.done() and not runner.cancelled():
@@ -198,7 +199,7 @@ class QueueSupervisor:
                     "then reconnecting",
                     type(failure).__name__,
                 )
-                await self._wind_down(manager, runner, queries)
+                await self._wind_down(manager, runner, queries, driver)
                 return
             elif failure is not None:
                 raise RuntimeError("queue manager stopped unexpectedly") from failure
@@ -210,8 +211,8 @@ class QueueSupervisor:
                 task.cancel()
             if not runner.done():
                 runner.cancel()
-                with contextlib.suppress(BaseException):
-                    await runner
+                # Bounded: an execution that ignores its cancellation keeps PGQueuer waiting.
+                await asyncio.wait({runner}, timeout=STOP_CLEANUP_SECONDS)
 
     def _executor(self, name: str, handler: Handler, queries: FencedQueries) -> PolicyExecutor:
         return PolicyExecutor(
@@ -235,12 +236,20 @@ class QueueSupervisor:
             task.cancel()
 
     async def _wind_down(
-        self, manager: QueueManager, runner: asyncio.Task[None], queries: FencedQueries
+        self,
+        manager: QueueManager,
+        runner: asyncio.Task[None],
+        queries: FencedQueries,
+        driver: DeadlineDriver,
     ) -> None:
         """End the session's manager on a connection that still answers: drain, give back what
         no execution took, and remove its liveness row, which returns any claim it still holds."""
         queries.stopping = True
         await self._drain(manager, runner)
+        if driver.connection_lost:
+            # Lost meanwhile: what is left is settled on the next connection, as after a loss.
+            self._remember(queries, list(queries.claims.values()))
+            return
         with contextlib.suppress(*QUEUE_CONNECTION_ERRORS, TimeoutError):
             await self._return_unstarted(queries)
         # Best effort and brief, so the whole stop fits the 45 s container grace.
@@ -249,6 +258,7 @@ class QueueSupervisor:
                 queue_worker_stopped(queries.driver, manager.queue_manager_id),
                 STOP_CLEANUP_SECONDS,
             )
+            self.manager_id = None
 
     async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
         """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
@@ -284,8 +294,12 @@ class QueueSupervisor:
             task.cancel()
         manager.shutdown.set()
         runner.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.wait_for(runner, self.settings.command_timeout.total_seconds())
+        await asyncio.wait({runner}, timeout=self.settings.command_timeout.total_seconds())
+        self._remember(queries, claims)
+
+    def _remember(self, queries: FencedQueries, claims: list[ClaimToken]) -> None:
+        """Keep `claims` of a lost connection for the next one: the successes PGQueuer could
+        not write to complete, the others to release."""
         succeeded = queries.take_buffered_successes()
         self._unflushed.update(succeeded)
         self._orphaned.extend(claim for claim in claims if claim not in succeeded)
@@ -298,6 +312,41 @@ class QueueSupervisor:
             if claim not in self.running:
                 await queue_release(queries.driver, claim, "worker stopped before starting it")
                 queries.forget(claim)
+
+    async def _take_over(self, queries: FencedQueries) -> None:
+        """Settle what the previous session left, once that session has ended: return the
+        claims of its cancelled executions, complete its successes again, and remove its
+        manager's liveness row, which returns any claim that manager still holds. A session
+        lost before that removal leaves the same manager to the next one."""
+        await self._end_previous_backend(queries)
+        await self._release_orphans(queries)
+        # Before the previous manager's liveness row goes: until then this session may act for
+        # it (queue_may_act_for). Its removal gives back whatever that manager still holds, so
+        # the completions written again must come first.
+        await self._recomplete(queries)
+        if self.manager_id is not None:
+            await queue_worker_stopped(queries.driver, self.manager_id)
+            self.manager_id = None
+
+    async def _give_back(self) -> None:
+        """A stop whose session could not settle what it held (its connection was lost, or too
+        slow to remove its liveness row): one brief attempt on a new connection, since each
+        claim left would wait for the stale threshold. Best effort: a failure is logged."""
+        conn: asyncpg.Connection | None = None
+        try:
+            async with asyncio.timeout(2 * STOP_CLEANUP_SECONDS):
+                conn = await self.connect()
+                driver = DeadlineDriver(conn, self.settings.command_timeout)
+                await self._take_over(FencedQueries(driver, unflushed=self._unflushed))
+        except Exception as error:
+            log.warning(
+                "stopping: could not give back what the last queue connection held (%s); "
+                "stale reclaim will",
+                type(error).__name__,
+            )
+        finally:
+            if conn is not None:
+                await _close(conn)
 
     async def _end_previous_backend(self, queries: FencedQueries) -> None:
         """Make sure the server session of our previous connection is gone: the database lets
