@@ -393,3 +393,43 @@ async def test_a_success_a_stop_could_not_write_before_its_connection_died_is_co
     assert handler.attempts == [1]
     status = await conn.fetchval("SELECT status FROM job_public_status($1)", job.id)
     assert status == "succeeded"
+
+
+async def test_a_stop_whose_connection_dies_while_draining_ends_without_waiting_out_the_drain(
+    db: Database, connect: Connect, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="genji.queue")
+    conn, killer = await connect(), await connect("admin")
+    running = asyncio.Event()
+
+    async def runs_until_cancelled(payload: msgspec.Struct, context: JobContext) -> None:
+        running.set()
+        await asyncio.Event().wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = runs_until_cancelled
+    supervisor = _supervisor(db, handlers)
+    assert supervisor.settings.drain_timeout.total_seconds() >= 30
+    job = await enqueue_xp(conn, "xp:drain-lost")
+    queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
+    task = asyncio.create_task(supervisor.run())
+    try:
+        await asyncio.wait_for(running.wait(), 10)
+        supervisor.request_stop()
+
+        async def draining() -> bool:
+            return any("claiming stopped" in r.getMessage() for r in caplog.records)
+
+        await eventually(draining, deadline=10, what="the drain to begin")
+        await killer.execute(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+            " WHERE application_name = $1",
+            QUEUE_BACKEND,
+        )
+        # Far under the drain timeout: nothing the drain waits for can be written any more.
+        await asyncio.wait_for(asyncio.shield(task), 10)
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 40)
+
+    assert await _release_reasons(conn, queue_job_id) == ["worker lost its queue connection"]
