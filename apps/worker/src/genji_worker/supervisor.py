@@ -245,7 +245,7 @@ class QueueSupervisor:
         """End the session's manager on a connection that still answers: drain, give back what
         no execution took, and remove its liveness row, which returns any claim it still holds."""
         queries.stopping = True
-        await self._drain(manager, runner, driver)
+        await self._drain(manager, runner)
         if driver.connection_lost:
             # Lost meanwhile: what is left is settled on the next connection, as after a loss.
             self._remember(queries, list(queries.claims.values()))
@@ -260,12 +260,8 @@ class QueueSupervisor:
             )
             self.manager_id = None
 
-    async def _drain(
-        self, manager: QueueManager, runner: asyncio.Task[None], driver: DeadlineDriver
-    ) -> None:
-        """Stop claiming, let executions finish (heartbeats continue), then cancel the rest: at
-        the drain timeout, or as soon as the connection is lost, since no result can then be
-        written."""
+    async def _drain(self, manager: QueueManager, runner: asyncio.Task[None]) -> None:
+        """Stop claiming, let executions finish (heartbeats continue), then cancel the rest."""
         manager.shutdown.set()
         drain = self.settings.drain_timeout.total_seconds()
         log.info(
@@ -273,20 +269,12 @@ class QueueSupervisor:
             len(self.running),
             drain,
         )
-        lost = asyncio.create_task(driver.lost.wait())
-        try:
-            await asyncio.wait({runner, lost}, timeout=drain, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            lost.cancel()
-        if runner.done():
+        done, _ = await asyncio.wait({runner}, timeout=drain)
+        if done:
             return
-        if driver.connection_lost:
-            log.info("queue connection lost while draining; cancelling %d jobs", len(self.running))
-        else:
-            log.info(
-                "drain timeout reached; returning %d unfinished jobs to the queue",
-                len(self.running),
-            )
+        log.info(
+            "drain timeout reached; returning %d unfinished jobs to the queue", len(self.running)
+        )
         for task in list(self.running.values()):
             task.cancel()
         # PGQueuer writes the cancellations through the adapter (queue_release) as it unwinds.
