@@ -393,3 +393,46 @@ async def test_a_success_a_stop_could_not_write_before_its_connection_died_is_co
     assert handler.attempts == [1]
     status = await conn.fetchval("SELECT status FROM job_public_status($1)", job.id)
     assert status == "succeeded"
+
+
+async def test_a_job_that_finishes_while_a_stop_drains_on_a_lost_connection_is_completed(
+    db: Database, connect: Connect, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="genji.queue")
+    conn, killer = await connect(), await connect("admin")
+    attempts: list[int] = []
+    running, finish = asyncio.Event(), asyncio.Event()
+
+    async def finishes_when_told(payload: msgspec.Struct, context: JobContext) -> None:
+        attempts.append(context.attempt)
+        running.set()
+        await finish.wait()
+
+    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = finishes_when_told
+    supervisor = _supervisor(db, handlers)
+    job = await enqueue_xp(conn, "xp:drained-lost")
+    task = asyncio.create_task(supervisor.run())
+    try:
+        await asyncio.wait_for(running.wait(), 10)
+        supervisor.request_stop()
+
+        async def draining() -> bool:
+            return any("claiming stopped" in r.getMessage() for r in caplog.records)
+
+        await eventually(draining, deadline=10, what="the drain to begin")
+        await killer.execute(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+            " WHERE application_name = $1",
+            QUEUE_BACKEND,
+        )
+        # The handler still finishes within the drain: the stop completes its job on a new
+        # connection instead of cutting it short to run it again.
+        finish.set()
+    finally:
+        supervisor.request_stop()
+        await asyncio.wait_for(task, 40)
+
+    assert attempts == [1]
+    status = await conn.fetchval("SELECT status FROM job_public_status($1)", job.id)
+    assert status == "succeeded"
