@@ -14,12 +14,25 @@ from genji_queue.begin import queue_begin
 from genji_queue.claim import queue_claim
 from genji_queue.enqueue import enqueue_job_raw
 from genji_queue.workers import queue_worker_beat
+from genji_sdk import REGISTRY, JobContext
 from genji_sdk.jobs import JobStatusResponse
 from genji_sdk.payloads.xp import XpGrantEvent
 from genji_worker.claims import claim_of
+from genji_worker.executor import Handler
 from pgqueuer.models import Job
 
 XP_EVENT = "api.xp.grant"
+
+
+async def does_nothing(payload: msgspec.Struct, context: JobContext) -> None:
+    return None
+
+
+def bot_handlers(xp: Handler) -> dict[str, Handler]:
+    """Handlers for every event the bot owns: `xp` for XP grants, nothing for the others."""
+    handlers: dict[str, Handler] = {spec.name: does_nothing for spec in REGISTRY.owned_by("bot")}
+    handlers[XP_EVENT] = xp
+    return handlers
 
 
 def xp_payload(user_id: int = 1, amount: int = 5, grant_id: int = 1) -> XpGrantEvent:

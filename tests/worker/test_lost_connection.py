@@ -16,13 +16,20 @@ import msgspec
 import pytest
 from genji_queue.claim import queue_claim
 from genji_queue.enqueue import enqueue_job_raw
-from genji_sdk import REGISTRY, JobContext
+from genji_sdk import JobContext
 from genji_worker.executor import Handler
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import GATE_WAIT, XP_EVENT, enqueue_xp, sample_json
+from tests.support.queue_helpers import (
+    GATE_WAIT,
+    XP_EVENT,
+    bot_handlers,
+    does_nothing,
+    enqueue_xp,
+    sample_json,
+)
 from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
@@ -39,15 +46,11 @@ SETTINGS = WorkerSettings(
 )
 
 
-async def _noop(payload: msgspec.Struct, context: JobContext) -> None:
-    return None
-
-
-def _supervisor(db: Database, handlers: dict[str, Handler]) -> QueueSupervisor:
+def _supervisor(db: Database, xp: Handler) -> QueueSupervisor:
     """The bot's supervisor on a queue connection the test can find and end by its name."""
     return QueueSupervisor(
         owner="bot",
-        handlers=handlers,
+        handlers=bot_handlers(xp),
         connect=lambda: asyncpg.connect(
             db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
         ),
@@ -151,9 +154,7 @@ async def test_a_failure_write_that_meets_the_dead_connection_is_released_on_rec
             )
             raise ValueError("handler failed")
 
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = fails_as_the_connection_dies
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, fails_as_the_connection_dies)
     job = await enqueue_xp(conn, "xp:lost")
     task = asyncio.create_task(supervisor.run())
     try:
@@ -175,9 +176,7 @@ async def test_a_success_the_lost_connection_never_wrote_is_completed_on_reconne
 ) -> None:
     conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
     handler = SucceedsOnceLocked()
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = handler
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, handler)
     job = await enqueue_xp(conn, "xp:unwritten")
     queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
     task = asyncio.create_task(supervisor.run())
@@ -198,8 +197,7 @@ async def test_a_claim_whose_reply_was_lost_is_given_back_on_reconnect(
     db: Database, connect: Connect
 ) -> None:
     conn, killer = await connect(), await connect("admin")
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, does_nothing)
     task = asyncio.create_task(supervisor.run())
     try:
         manager = await _registered(conn, supervisor, previous=None)
@@ -238,9 +236,7 @@ async def test_a_connection_whose_listener_fails_its_health_check_is_wound_down_
         running.set()
         await finish.wait()
 
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = runs_until_told
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, runs_until_told)
     task = asyncio.create_task(supervisor.run())
     try:
         first = await _registered(conn, supervisor, previous=None)
@@ -284,9 +280,7 @@ async def test_a_manager_whose_successor_was_lost_before_taking_over_is_stopped_
             running.set()
             await asyncio.Event().wait()
 
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = runs_until_cancelled_once
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, runs_until_cancelled_once)
     job = await enqueue_xp(conn, "xp:twice-lost")
     queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
     task = asyncio.create_task(supervisor.run())
@@ -334,10 +328,11 @@ async def test_a_stop_while_the_connection_is_lost_still_gives_back_what_it_held
             db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
         )
 
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = runs_until_cancelled
     supervisor = QueueSupervisor(
-        owner="bot", handlers=handlers, connect=connect_unless_down, settings=SETTINGS
+        owner="bot",
+        handlers=bot_handlers(runs_until_cancelled),
+        connect=connect_unless_down,
+        settings=SETTINGS,
     )
     job = await enqueue_xp(conn, "xp:stopped-while-down")
     task = asyncio.create_task(supervisor.run())
@@ -374,9 +369,7 @@ async def test_a_success_a_stop_could_not_write_before_its_connection_died_is_co
 ) -> None:
     conn, killer, locker = await connect(), await connect("admin"), await connect("admin")
     handler = SucceedsOnceLocked()
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = handler
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, handler)
     job = await enqueue_xp(conn, "xp:stopped-unwritten")
     queue_job_id = await conn.fetchval("SELECT queue_job_id FROM jobs WHERE id = $1", job.id)
     task = asyncio.create_task(supervisor.run())
@@ -408,9 +401,7 @@ async def test_a_job_that_finishes_while_a_stop_drains_on_a_lost_connection_is_c
         running.set()
         await finish.wait()
 
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = finishes_when_told
-    supervisor = _supervisor(db, handlers)
+    supervisor = _supervisor(db, finishes_when_told)
     job = await enqueue_xp(conn, "xp:drained-lost")
     task = asyncio.create_task(supervisor.run())
     try:

@@ -10,12 +10,12 @@ from datetime import timedelta
 import asyncpg
 import msgspec
 import pytest
-from genji_sdk import REGISTRY, JobContext
+from genji_sdk import JobContext
 from genji_worker.settings import WorkerSettings
 from genji_worker.supervisor import QueueSupervisor
 
 from tests.support.harness import eventually
-from tests.support.queue_helpers import XP_EVENT, enqueue_xp
+from tests.support.queue_helpers import bot_handlers, enqueue_xp
 from tests.support.testdb import Connect, Database
 
 pytestmark = pytest.mark.queue
@@ -28,10 +28,6 @@ SETTINGS = WorkerSettings(
     reconnect_initial=timedelta(seconds=0.1),
     reconnect_max=timedelta(seconds=0.5),
 )
-
-
-async def _noop(payload: msgspec.Struct, context: JobContext) -> None:
-    return None
 
 
 class Stubborn:
@@ -55,11 +51,9 @@ class Stubborn:
 
 
 def _supervisor(db: Database, handler: Stubborn) -> QueueSupervisor:
-    handlers = {spec.name: _noop for spec in REGISTRY.owned_by("bot")}
-    handlers[XP_EVENT] = handler
     return QueueSupervisor(
         owner="bot",
-        handlers=handlers,
+        handlers=bot_handlers(handler),
         connect=lambda: asyncpg.connect(
             db.worker_dsn, server_settings={"application_name": QUEUE_BACKEND}
         ),
