@@ -19,6 +19,11 @@ Discord's answers, as the port's contract names them:
   is unknown. Every repeat discord.py makes inside one call carries the same payload, nonce
   included, so it cannot post the message twice; `genji_bot.effects.sends` repeats it across
   calls with the binding's nonce.
+- discord.py repeats a request Discord answered with 500, 502, 504 or 524, and its error then
+  describes the last attempt alone. So a send whose earlier attempt got such an answer (seen
+  through the client's `http_trace`, `answer_trace()`) and whose last one failed in a way that
+  says nothing was done (no connection, a long 429, a 4xx) -> EarlierAttemptAnswered: its
+  outcome is unknown too.
 
 `recent` reads at most RECENT_LIMIT messages of the destination created after `since`, keeps
 the bot's own, and fingerprints each as genji_bot.discord.readback reads it (see its limits).
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -43,12 +49,14 @@ from genji_bot.discord.readback import outgoing_of
 from genji_bot.effects.port import (
     RECENT_LIMIT,
     DirectMessage,
+    EarlierAttemptAnswered,
     Forbidden,
     Forward,
     NewForumThread,
     NotFound,
     NotSent,
     Outgoing,
+    PortError,
     Refused,
     Seen,
     Sent,
@@ -60,6 +68,30 @@ DEFAULT_RETRY_AFTER = 60.0
 # Discord's JSON error code for "Cannot send messages to this user" (closed DMs).
 CANNOT_MESSAGE_USER = 50007
 UNKNOWN_MEMBER = 10007
+
+
+# The statuses Discord answered to the message and thread creations of the send in progress.
+_answers: ContextVar[list[int] | None] = ContextVar("genji_discord_send_answers", default=None)
+_CREATIONS = ("/messages", "/threads")
+# discord.py repeats these answers itself (HTTPClient.request).
+_REPEATED = frozenset({500, 502, 504, 524})
+
+
+async def _answered(
+    _session: aiohttp.ClientSession,
+    _context: object,
+    params: aiohttp.TraceRequestEndParams,
+) -> None:
+    answers = _answers.get()
+    if answers is not None and params.method == "POST" and params.url.path.endswith(_CREATIONS):
+        answers.append(params.response.status)
+
+
+def answer_trace() -> aiohttp.TraceConfig:
+    """The `http_trace` a client whose DiscordPort sends must be built with."""
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(_answered)
+    return trace
 
 
 def _retry_after(error: discord.HTTPException) -> float:
@@ -76,6 +108,28 @@ def _refused(error: discord.HTTPException) -> Refused:
 
 @contextlib.contextmanager
 def _classified(*, sending: bool) -> Iterator[None]:
+    if not sending:
+        with _classified_error(sending=False):
+            yield
+        return
+    answers: list[int] = []
+    token = _answers.set(answers)
+    try:
+        with _classified_error(sending=True):
+            yield
+    except (PortError, RateLimited) as error:
+        repeated = sorted(_REPEATED.intersection(answers))
+        if repeated:
+            raise EarlierAttemptAnswered(
+                f"Discord answered {repeated[0]} to an earlier attempt, then: {error}"
+            ) from error
+        raise
+    finally:
+        _answers.reset(token)
+
+
+@contextlib.contextmanager
+def _classified_error(*, sending: bool) -> Iterator[None]:
     try:
         yield
     except discord.Forbidden as error:
@@ -106,6 +160,9 @@ def _classified(*, sending: bool) -> Iterator[None]:
 
 class DiscordPort:
     def __init__(self, client: discord.Client, guild_id: int, nonce_window: timedelta) -> None:
+        trace = client.http.http_trace
+        if trace is None or _answered not in trace.on_request_end:
+            raise ValueError("the Discord client must be built with http_trace=answer_trace()")
         self.client = client
         self.guild_id = guild_id
         self.nonce_window = nonce_window
