@@ -3013,7 +3013,10 @@ CREATE FUNCTION public.queue_metrics(p_alive_within interval DEFAULT '00:01:00':
         count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
         count(*) FILTER (WHERE q.status = 'picked'),
         count(*) FILTER (WHERE q.status = 'failed'),
-        (SELECT count(*) FROM effect_bindings b WHERE b.state = 'uncertain'),
+        -- A discarded job's uncertain send stays recorded, but nothing can resolve it any
+        -- more, so it asks for no attention.
+        (SELECT count(*) FROM effect_bindings b JOIN public.jobs j ON j.id = b.job_id
+         WHERE b.state = 'uncertain' AND j.finished_at IS NULL),
         now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
         (SELECT count(*) FROM workers w WHERE w.alive),
         (SELECT count(*) FROM workers w WHERE NOT w.alive),
