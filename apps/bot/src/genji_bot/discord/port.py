@@ -13,7 +13,8 @@ Discord's answers, as the port's contract names them:
 - 429: discord.py waits out limits up to the client's `max_ratelimit_timeout` itself; a longer
   one (discord.RateLimited) or a 429 it leaves to us -> genji_sdk.failures.RateLimited;
 - a connection that could not be opened (aiohttp.ClientConnectorError) -> NotSent for a send,
-  DependencyUnavailable("discord") for the rest;
+  DependencyUnavailable("discord") for the rest; so is a connection dropped before the answer
+  or an answer that did not come in time, except on a send;
 - 5xx after discord.py's own repeats -> DependencyUnavailable("discord") except on a send;
 - anything else during a send (a dropped connection, a 5xx, a timeout) propagates: its outcome
   is unknown. Every repeat discord.py makes inside one call carries the same payload, nonce
@@ -155,6 +156,12 @@ def _classified_error(*, sending: bool) -> Iterator[None]:
     except aiohttp.ClientConnectorError as error:
         if sending:
             raise NotSent(f"could not connect to Discord: {type(error).__name__}") from error
+        raise DependencyUnavailable("discord", type(error).__name__) from error
+    except (aiohttp.ClientConnectionError, TimeoutError) as error:
+        # A dropped connection or no answer in time: unknown for a send, which propagates;
+        # anything else is repeated safely, as after an outage.
+        if sending:
+            raise
         raise DependencyUnavailable("discord", type(error).__name__) from error
 
 
