@@ -3013,7 +3013,10 @@ CREATE FUNCTION public.queue_metrics(p_alive_within interval DEFAULT '00:01:00':
         count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
         count(*) FILTER (WHERE q.status = 'picked'),
         count(*) FILTER (WHERE q.status = 'failed'),
-        (SELECT count(*) FROM effect_bindings b WHERE b.state = 'uncertain'),
+        -- A discarded job's uncertain send stays recorded, but nothing can resolve it any
+        -- more, so it asks for no attention.
+        (SELECT count(*) FROM effect_bindings b JOIN public.jobs j ON j.id = b.job_id
+         WHERE b.state = 'uncertain' AND j.finished_at IS NULL),
         now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
         (SELECT count(*) FROM workers w WHERE w.alive),
         (SELECT count(*) FROM workers w WHERE NOT w.alive),
@@ -3130,27 +3133,54 @@ CREATE FUNCTION public.queue_resume_waiters(p_queue_id bigint) RETURNS void
     SET search_path TO 'public', 'pg_temp'
     AS $$
 DECLARE
-    v_job public.jobs;
+    v_job     public.jobs;
+    v_child   public.jobs;
+    v_resumed boolean := false;
 BEGIN
     SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_queue_id;
     IF NOT FOUND THEN
         RETURN;
     END IF;
+    -- A held dependent's job row is locked before its queue row, as recovery locks them, and
+    -- the queue row is resumed only if it is still held once that lock is taken (an operator's
+    -- retry may have come first).
+    FOR v_child IN
+        SELECT * FROM public.jobs d
+        WHERE d.depends_on = v_job.id AND d.error_code = 'DependencyFailed'
+        ORDER BY d.id
+        FOR UPDATE
+    LOOP
+        WITH resumed AS (
+            UPDATE pgqueuer q
+            SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
+            WHERE q.id = v_child.queue_job_id AND q.status = 'failed'
+            RETURNING q.id, q.entrypoint, q.priority
+        )
+        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
+        SELECT r.id, 'queued', r.entrypoint, r.priority,
+               jsonb_build_object('exception_type', 'WaitOver',
+                                  'exception_message', format('job %s succeeded', v_job.id))
+        FROM resumed r;
+        IF FOUND THEN
+            UPDATE public.jobs j
+            SET retry_generation = j.retry_generation + 1, handler_failures = 0, held_at = NULL
+            WHERE j.id = v_child.id;
+            v_resumed := true;
+        END IF;
+    END LOOP;
+
     WITH waiters AS (
-        SELECT d.queue_job_id AS id, d.error_code = 'DependencyFailed' AS held_for_parent
-        FROM public.jobs d WHERE d.depends_on = v_job.id
+        SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
         UNION ALL
-        SELECT e.queue_job_id, false
+        SELECT e.queue_job_id
         FROM public.jobs e
         WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
           AND e.event_seq > v_job.event_seq AND e.finished_at IS NULL
     ), resumed AS (
         UPDATE pgqueuer q
-        SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
+        SET execute_after = now(), updated = now(), queue_manager_id = NULL
         FROM waiters w
-        WHERE q.id = w.id
-          AND ((q.status = 'queued' AND q.execute_after > now())
-               OR (q.status = 'failed' AND w.held_for_parent))
+        WHERE q.id = w.id AND q.status = 'queued' AND q.execute_after > now()
         RETURNING q.id, q.entrypoint, q.priority
     )
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
@@ -3158,7 +3188,7 @@ BEGIN
            jsonb_build_object('exception_type', 'WaitOver',
                               'exception_message', format('job %s succeeded', v_job.id))
     FROM resumed r;
-    IF FOUND THEN
+    IF FOUND OR v_resumed THEN
         PERFORM queue_wake();
     END IF;
 END

@@ -1,8 +1,9 @@
 -- Queue health for operators and monitoring.
 
--- One row: depth by state, age of the oldest ready job, held and uncertain counts, how many
--- workers beat within p_alive_within (live) and how many did not (silent), ready and running
--- jobs and live workers per owner, and the silent workers with their last beat, newest first.
+-- One row: depth by state, age of the oldest ready job, held and uncertain counts (uncertain
+-- sends of jobs not finished), how many workers beat within p_alive_within (live) and how many
+-- did not (silent), ready and running jobs and live workers per owner, and the silent workers
+-- with their last beat, newest first.
 CREATE OR REPLACE FUNCTION queue_metrics(p_alive_within interval DEFAULT interval '1 minute')
 RETURNS TABLE (
     ready bigint, delayed bigint, running bigint, held bigint, uncertain_effects bigint,
@@ -22,7 +23,10 @@ AS $$
         count(*) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
         count(*) FILTER (WHERE q.status = 'picked'),
         count(*) FILTER (WHERE q.status = 'failed'),
-        (SELECT count(*) FROM effect_bindings b WHERE b.state = 'uncertain'),
+        -- A discarded job's uncertain send stays recorded, but nothing can resolve it any
+        -- more, so it asks for no attention.
+        (SELECT count(*) FROM effect_bindings b JOIN public.jobs j ON j.id = b.job_id
+         WHERE b.state = 'uncertain' AND j.finished_at IS NULL),
         now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
         (SELECT count(*) FROM workers w WHERE w.alive),
         (SELECT count(*) FROM workers w WHERE NOT w.alive),

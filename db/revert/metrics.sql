@@ -40,4 +40,27 @@ AS $$
     LEFT JOIN queue_event_types t ON t.event_name = q.entrypoint;
 $$;
 
-DROP FUNCTION queue_entrypoint_metrics();
+-- One row per registered entrypoint, idle ones included with zeros: its owner, its ready,
+-- delayed, running and held jobs, and the age of its oldest ready job (NULL when none is ready).
+CREATE OR REPLACE FUNCTION queue_entrypoint_metrics()
+RETURNS TABLE (
+    entrypoint text, owner text, ready bigint, delayed bigint, running bigint, held bigint,
+    oldest_ready_age interval
+)
+LANGUAGE sql
+STABLE
+SET search_path = public, pg_temp
+AS $$
+    SELECT
+        t.event_name,
+        t.owner,
+        count(q.id) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now()),
+        count(q.id) FILTER (WHERE q.status = 'queued' AND q.execute_after > now()),
+        count(q.id) FILTER (WHERE q.status = 'picked'),
+        count(q.id) FILTER (WHERE q.status = 'failed'),
+        now() - min(q.execute_after) FILTER (WHERE q.status = 'queued' AND q.execute_after <= now())
+    FROM queue_event_types t
+    LEFT JOIN pgqueuer q ON q.entrypoint = t.event_name
+    GROUP BY t.event_name, t.owner
+    ORDER BY t.event_name;
+$$;

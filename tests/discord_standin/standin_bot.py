@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 import discord
+from genji_bot.discord.port import answer_trace
 from genji_bot.settings import BotSettings
 
 SETTINGS = BotSettings(api_url="http://127.0.0.1:9", api_key="unused")
@@ -29,6 +30,7 @@ class StandInBot(discord.Client):
             guild_ready_timeout=0.05,
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=30.0,
+            http_trace=answer_trace(),
         )
         self.events = Events()
         self.task: asyncio.Task[None] | None = None

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import discord
 import pytest
 from genji_bot.discord.port import DiscordPort
 from genji_bot.effects.port import (
     Button,
     Channel,
     DirectMessage,
+    EarlierAttemptAnswered,
     Embed,
     Field,
     Forbidden,
@@ -21,6 +23,7 @@ from genji_bot.effects.port import (
     Refused,
 )
 from genji_devstack.discord_standin.control import StandInControl
+from genji_sdk.failures import DependencyUnavailable
 
 from .standin_bot import SETTINGS, StandInBot
 
@@ -29,6 +32,7 @@ OTHER = SETTINGS.channels.newsfeed
 FORUM = SETTINGS.channels.playtest_forum
 USER = 300_000_000_000_000_002
 ABSENT = 300_000_000_000_000_003
+MISSING_PERMISSIONS = {"status": 403, "code": 50013, "message": "Missing Permissions"}
 
 
 def _card() -> Outgoing:
@@ -117,3 +121,42 @@ async def test_member_roles_and_refusals(bot: StandInBot, control: StandInContro
     await control.set_dms(ABSENT, open=False)
     with pytest.raises(Forbidden):
         await port.send(DirectMessage(user_id=ABSENT), Outgoing(content="no"))
+
+
+async def test_a_send_posted_and_answered_502_then_refused_for_its_repeat_is_of_unknown_outcome(
+    bot: StandInBot, control: StandInControl
+) -> None:
+    port = DiscordPort(bot, SETTINGS.guild_id, SETTINGS.nonce_window)
+    send = "POST /channels/{channel_id}/messages"
+    await control.add_fault(send, "status-after", channel_id=CHANNEL, status=502)
+    await control.add_fault(send, "status", channel_id=CHANNEL, **MISSING_PERMISSIONS)
+    with pytest.raises(EarlierAttemptAnswered, match="502"):
+        await port.send(Channel(channel_id=CHANNEL), _card(), nonce="n-1")
+    assert len(await control.messages(CHANNEL)) == 1
+    # Repeated with its nonce, it is the message the first attempt posted.
+    again = await port.send(Channel(channel_id=CHANNEL), _card(), nonce="n-1")
+    assert [int(m["id"]) for m in await control.messages(CHANNEL)] == [again.message_id]
+
+    # Refused at once, with no server error before: a definite refusal, as always.
+    await control.add_fault(send, "status", channel_id=CHANNEL, **MISSING_PERMISSIONS)
+    with pytest.raises(Refused):
+        await port.send(Channel(channel_id=CHANNEL), _card(), nonce="n-2")
+
+
+async def test_an_edit_whose_answer_is_lost_is_an_outage_not_a_failure(
+    bot: StandInBot, control: StandInControl
+) -> None:
+    port = DiscordPort(bot, SETTINGS.guild_id, SETTINGS.nonce_window)
+    sent = await port.send(Channel(channel_id=CHANNEL), Outgoing(content="before"))
+    edit = "PATCH /channels/{channel_id}/messages/{message_id}"
+    await control.add_fault(edit, "lose-reply", channel_id=CHANNEL)
+    with pytest.raises(DependencyUnavailable):
+        await port.edit(CHANNEL, sent.message_id, Outgoing(content="after"))
+    await port.edit(CHANNEL, sent.message_id, Outgoing(content="after"))
+    assert (await control.messages(CHANNEL))[0]["content"] == "after"
+
+
+def test_the_port_needs_a_client_that_reports_every_answer() -> None:
+    client = discord.Client(intents=discord.Intents.default())
+    with pytest.raises(ValueError, match="answer_trace"):
+        DiscordPort(client, SETTINGS.guild_id, SETTINGS.nonce_window)

@@ -10,7 +10,10 @@ from uuid import uuid4
 import asyncpg
 import pytest
 from genji_devstack.ports import free_port
+from genji_queue.recovery_discard import recovery_discard
+from genji_sdk.recovery import DiscardRequest, OperatorContext
 
+from tests.support import seed_alerts as sa
 from tests.support.queue_helpers import claim_next, enqueue_xp
 from tests.support.testdb import Connect, Database
 
@@ -87,6 +90,38 @@ async def test_report_needs_attention_for_an_uncertain_effect(
     result = report(db.dsn)
     assert result.returncode == 1
     assert "  - 1 effect with an uncertain outcome" in result.stdout
+
+
+async def test_report_is_all_clear_once_the_job_of_an_uncertain_send_is_discarded(
+    db: Database, connect: Connect
+) -> None:
+    conn = await connect()
+    job = await sa.held(conn, sa.BOT_EVENT, "discarded-uncertain")
+    await conn.execute(
+        "INSERT INTO effect_bindings (job_id, effect_key, destination, state)"
+        " VALUES ($1, 'send', 'c:1', 'uncertain')",
+        job,
+    )
+    before = report(db.dsn)
+    assert before.returncode == 1
+    assert "  - 1 effect with an uncertain outcome" in before.stdout
+
+    request = DiscardRequest(
+        expected_generation=0,
+        idempotency_key="discard-uncertain",
+        actor_id=sa.OPERATOR,
+        reason="the announcement is no longer wanted",
+        context=OperatorContext(source="cli"),
+    )
+    async with conn.transaction():
+        assert (await recovery_discard(conn, job, request)).outcome == "accepted"
+
+    after = report(db.dsn)
+    assert after.returncode == 0, after.stdout + after.stderr
+    assert after.stdout.rstrip().endswith("all clear")
+    # The send's record is kept as it was: nothing settled what happened to it.
+    state = await conn.fetchval("SELECT state FROM effect_bindings WHERE job_id = $1", job)
+    assert state == "uncertain"
 
 
 async def test_report_needs_attention_when_an_owner_has_work_but_only_silent_workers(

@@ -124,6 +124,30 @@ async def test_concurrent_retries_with_different_keys_requeue_once(connect: Conn
     assert await first.fetchval("SELECT count(*) FROM job_actions") == 1
 
 
+async def test_one_key_used_on_two_jobs_at_once_is_a_key_conflict_for_the_later(
+    connect: Connect,
+) -> None:
+    first, second, observer = await connect(), await connect(), await connect()
+    job_id = await held_job(first)
+    other = await held_job(first, "xp:other", user_id=8, effects=False)
+    transaction = first.transaction()
+    await transaction.start()
+    assert (await recovery_retry(first, job_id, retry_request("shared-key"))).outcome == "accepted"
+
+    racing = asyncio.create_task(recovery_retry(second, other, retry_request("shared-key")))
+
+    async def second_waits_or_returns() -> bool:
+        return racing.done() or await calls_waiting_on_locks(observer, "recovery_retry") > 0
+
+    # Each locked its own job: the second waits on the key's index entry, not on the first job.
+    await eventually(second_waits_or_returns, 20, "the second retry to wait on the key")
+    assert not racing.done()
+    await transaction.commit()
+    with pytest.raises(RecoveryKeyConflictError, match="shared-key"):
+        await racing
+    assert (await job_row(first, other))["retry_generation"] == 0
+
+
 async def test_a_succeeded_or_discarded_job_is_reported_and_left_alone(connect: Connect) -> None:
     conn = await connect()
     job_id = (await enqueue_xp(conn, "xp:done")).id

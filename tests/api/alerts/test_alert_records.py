@@ -11,12 +11,17 @@ from uuid import UUID, uuid4
 import asyncpg
 import httpx
 import pytest
+from genji_api.queue.enqueue import enqueue_job
 from genji_api.settings import ApiSettings
+from genji_devstack.payload_samples import SAMPLES
+from genji_queue.complete import queue_complete
+from genji_sdk import ClaimToken
 from litestar.testing import AsyncTestClient
 
 from tests.support import seed_alerts as sa
 from tests.support.harness import eventually
 from tests.support.lock_waits import calls_waiting_on_locks
+from tests.support.queue_helpers import claim_next
 from tests.support.served_api import served_api
 from tests.support.testdb import Connect
 
@@ -154,6 +159,41 @@ async def test_a_new_generation_failing_again_is_a_new_episode_and_moves_the_car
     assert failed["episode"]["retry_generation"] == 1
     assert failed["desired_version"] == 3
     assert await _episodes(owner, job) == [(0, "notified"), (1, "pending")]
+
+
+async def test_a_dependent_resumed_by_its_parents_success_and_held_again_is_a_new_episode(
+    api: Client, owner: asyncpg.Connection
+) -> None:
+    parent = await sa.enqueue(owner, sa.API_EVENT, "parent")
+    async with owner.transaction():
+        child = (
+            await enqueue_job(
+                owner,
+                payload=SAMPLES[sa.BOT_EVENT],
+                event_key="alerts:child",
+                entity_key="alerts:child",
+                depends_on=parent,
+            )
+        ).id
+    await sa.hold(owner, parent)
+    # The start gate holds the dependent of a held parent.
+    assert await claim_next(owner, uuid4(), sa.BOT_EVENT) is None
+    held = (await _poll(api))[str(child)]
+    assert (held["state"], held["retry_generation"]) == ("held", 0)
+    await _deliver(api, child, 0)
+
+    # The parent is retried and succeeds: the dependent runs again by itself, and fails.
+    await sa.retry(owner, parent)
+    claim = await claim_next(owner, uuid4(), sa.API_EVENT)
+    assert claim is not None and claim.queue_manager_id is not None
+    assert await queue_complete(owner, ClaimToken(claim.id, claim.queue_manager_id, claim.updated))
+    resumed = (await _poll(api))[str(child)]
+    assert (resumed["state"], resumed["retry_generation"]) == ("pending", 1)
+    await sa.hold(owner, child, "boom after the parent")
+
+    failed = (await _poll(api))[str(child)]
+    assert failed["state"] == "held" and failed["episode"]["retry_generation"] == 1
+    assert await _episodes(owner, child) == [(0, "notified"), (1, "pending")]
 
 
 async def test_a_retry_committed_while_the_reconcile_waits_for_the_job_opens_no_episode(

@@ -105,6 +105,29 @@ async def test_each_refusal_is_a_sentence(
     assert expected in text
 
 
+@pytest.mark.parametrize(
+    ("failure", "expected"),
+    [
+        (httpx.ConnectError("refused"), "unavailable right now; nothing was changed"),
+        (httpx.ReadTimeout("no answer"), "may have been done already"),
+        (httpx.RemoteProtocolError("dropped"), "may have been done already"),
+        (httpx.Response(504, json={"error": "gateway timeout"}), "may have been done already"),
+    ],
+    ids=["not-sent", "read-timeout", "dropped", "gateway-timeout"],
+)
+async def test_a_press_whose_answer_was_lost_does_not_say_nothing_was_changed(
+    failure: Exception | httpx.Response, expected: str
+) -> None:
+    def handle(request: httpx.Request) -> httpx.Response:
+        if isinstance(failure, httpx.Response):
+            return failure
+        raise failure
+
+    client = ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
+    text = await press_resolve(client, SETTINGS, 9, who(), accepted=True)
+    assert expected in text
+
+
 async def test_a_non_moderator_is_refused_before_any_request() -> None:
     seen: list[str] = []
     client = api({}, seen)

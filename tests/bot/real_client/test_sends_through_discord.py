@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from genji_bot.discord.client import MAX_RATELIMIT_WAIT
 from genji_devstack.discord_standin.control import StandInControl
 
 from tests.bot.bot_stack import BotStack, eventually
@@ -17,6 +18,8 @@ from .discord_bot import job_status, operator_retry, post_newsfeed, running_bot
 pytestmark = pytest.mark.queue
 
 SEND = "POST /channels/{channel_id}/messages"
+# Just over what the client waits out itself: discord.py raises RateLimited instead.
+LONG_LIMIT = MAX_RATELIMIT_WAIT + 2
 
 
 def record() -> dict[str, object]:
@@ -64,6 +67,26 @@ async def test_q11_a_send_whose_reply_is_lost_is_repeated_with_its_nonce_and_pos
         _, job_id = await post_newsfeed(stack, record())
         status = await until_status(stack, job_id, "succeeded", "failed")
 
+    assert status["status"] == "succeeded", status
+    posted = await discord.messages(channel)
+    assert len(posted) == 1, posted
+    assert await bound_message(stack, job_id) == ("completed", int(posted[0]["id"]))
+
+
+async def test_a_send_discord_posted_and_answered_502_then_rate_limited_for_long_is_posted_once(
+    stack: BotStack, discord: StandInControl, tmp_path: Path
+) -> None:
+    # discord.py repeats the 502'd request itself; the repeat meets a 429 longer than the
+    # client waits, and the error it raises describes that repeat alone.
+    assert LONG_LIMIT > MAX_RATELIMIT_WAIT
+    channel = stack.settings.channels.newsfeed
+    await discord.add_fault(SEND, "status-after", channel_id=channel, status=502)
+    await discord.add_fault(SEND, "ratelimit", channel_id=channel, retry_after=LONG_LIMIT)
+    async with running_bot(stack, discord, tmp_path / "bot.log"):
+        _, job_id = await post_newsfeed(stack, record())
+        status = await until_status(stack, job_id, "succeeded", "failed")
+
+    assert [f["fired"] for f in await discord.faults()] == [1, 1]
     assert status["status"] == "succeeded", status
     posted = await discord.messages(channel)
     assert len(posted) == 1, posted

@@ -5,8 +5,9 @@ mutation it makes as an effect carries the job, its claim and the effect key, an
 return a recorded result on replay or refuse a stale owner.
 
 Failures become the worker's failure classes: an unreachable or overloaded API
-(DependencyUnavailable), 429 (RateLimited), a refused key (ConfigurationFailure), a lost claim
-(OwnershipLost); anything else is an `ApiError` and an ordinary handler failure.
+(DependencyUnavailable; ApiAnswerLost when the request may have been handled), 429
+(RateLimited), a refused key (ConfigurationFailure), a lost claim (OwnershipLost); anything
+else is an `ApiError` and an ordinary handler failure.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ from genji_bot.effects.checkpoints import Checkpoints, NoCheckpoints
 T = TypeVar("T")
 
 _UNAVAILABLE = frozenset({502, 503, 504})
+# A gateway's answer that the API may have handled the request (it timed out waiting for it).
+_GATEWAY_TIMEOUT = 504
+# Transport errors raised before the request could reach the API.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 class ApiError(Exception):
@@ -38,6 +43,11 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.code: ErrorCode = code or code_for_status(status)
+
+
+class ApiAnswerLost(DependencyUnavailable):
+    """The request may have reached the API, but no answer came back (a dropped connection, a
+    read timeout, a gateway timeout): what it asked for may have been done."""
 
 
 class ApiNotFound(ApiError):
@@ -81,6 +91,8 @@ def _raise_for(response: httpx.Response) -> None:
     if status == 429:
         retry_after = float(response.headers.get("retry-after", "1") or 1)
         raise RateLimited(retry_after, "API")
+    if status == _GATEWAY_TIMEOUT:
+        raise ApiAnswerLost("api", f"{status}", None)
     if status in _UNAVAILABLE:
         raise DependencyUnavailable("api", f"{status}", None)
     if status == 404:
@@ -122,8 +134,10 @@ class ApiClient:
             response = await self._http.request(
                 method, path, json=json, params=params, headers=headers
             )
-        except httpx.TransportError as error:
+        except _NOT_SENT as error:
             raise DependencyUnavailable("api", type(error).__name__) from error
+        except httpx.TransportError as error:
+            raise ApiAnswerLost("api", type(error).__name__) from error
         _raise_for(response)
         if not response.content:
             return None

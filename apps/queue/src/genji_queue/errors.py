@@ -77,11 +77,20 @@ _BY_SQLSTATE: dict[str, type[QueueError]] = {
 }
 
 
+# Two recovery actions on different jobs with one idempotency key, at the same time: neither
+# saw the other's action, so the later one fails on the key's unique index instead of GJ008.
+_ACTION_KEY = "job_actions_idempotency_key_key"
+
+
 def translate(error: asyncpg.PostgresError) -> Exception:
     """The typed error for one of our SQLSTATEs, or the original database error."""
     kind = _BY_SQLSTATE.get(getattr(error, "sqlstate", "") or "")
+    message = str(error)
+    if isinstance(error, asyncpg.UniqueViolationError) and error.constraint_name == _ACTION_KEY:
+        kind = RecoveryKeyConflictError
+        message = f"the idempotency key recorded another action meanwhile: {error.detail}"
     if kind is None:
         return error  # type: ignore[no-any-return]
-    translated = kind(str(error))
+    translated = kind(message)
     translated.__cause__ = error
     return translated

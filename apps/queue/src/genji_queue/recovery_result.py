@@ -17,7 +17,8 @@ _SENTENCES: dict[str, str] = {
     "succeeded": "The job has succeeded; nothing was changed.",
     "discarded": "The job was discarded; nothing was changed.",
     "reconciliation_required": (
-        "A Discord send of this job is uncertain: resolve it (resolve-effect) before retrying."
+        "A Discord send of this job is uncertain: settle it first (genji-jobs resolve, or the "
+        "resolve-effect route), then retry."
     ),
     "not_uncertain": "That send is not uncertain; nothing was changed.",
     "needs_inspection": (

@@ -4,12 +4,11 @@ Both are registered at start-up (`@dynamic_item`, the client's setup hook), so t
 cards posted before a restart work without any stored view. Reconstruction parses the custom
 id only; the callback defers at once (ephemeral), then `genji_bot.alerts.presses` checks the
 real actor and asks the API for the current state. The answer is ephemeral, never in the
-channel.
+channel, and always sent (`deferred_press`): a press that fails unexpectedly says so.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 from uuid import UUID
@@ -25,10 +24,9 @@ from genji_bot.alerts.custom_ids import (
 from genji_bot.alerts.presses import Press, press_details, press_retry
 from genji_bot.api import ApiClient
 from genji_bot.discord.components import dynamic_item
+from genji_bot.discord.presses import deferred_press
 from genji_bot.discord.render import no_mentions
 from genji_bot.settings import BotSettings
-
-log = logging.getLogger("genji.bot.alerts")
 
 RETRY_LABEL = "Retry job"
 DETAILS_LABEL = "Details"
@@ -49,12 +47,6 @@ def _press(interaction: discord.Interaction[Any]) -> Press:
         guild_id=interaction.guild_id,
         channel_id=interaction.channel_id,
         message_id=interaction.message.id if interaction.message is not None else None,
-    )
-
-
-async def _answer(interaction: discord.Interaction[Any], text: str) -> None:
-    await interaction.followup.send(
-        text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
 
 
@@ -94,7 +86,6 @@ class RetryJobButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RE
         return cls(RetryControl(UUID(match["job"]), int(match["generation"])))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         settings, api = _services(interaction)
         message = interaction.message
 
@@ -102,10 +93,12 @@ class RetryJobButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RE
             if message is not None:
                 await _disable_retry(message, self.control.custom_id)
 
-        text = await press_retry(
-            api, settings.queue_operator_ids, self.control, _press(interaction), refresh_card
-        )
-        await _answer(interaction, text)
+        async def press() -> str:
+            return await press_retry(
+                api, settings.queue_operator_ids, self.control, _press(interaction), refresh_card
+            )
+
+        await deferred_press(interaction, press, "retry job")
 
 
 @dynamic_item
@@ -127,9 +120,11 @@ class JobDetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(DetailsControl(UUID(match["job"])))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         settings, api = _services(interaction)
-        text = await press_details(
-            api, settings.queue_operator_ids, self.control, _press(interaction)
-        )
-        await _answer(interaction, text)
+
+        async def press() -> str:
+            return await press_details(
+                api, settings.queue_operator_ids, self.control, _press(interaction)
+            )
+
+        await deferred_press(interaction, press, "job details")

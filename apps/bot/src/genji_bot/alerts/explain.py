@@ -98,8 +98,9 @@ def _uncertain(binding: BindingView) -> str:
     where = clean(binding.destination, 60)
     return (
         f"- `{clean(binding.effect_key, 60)}` to `{where}`: the send may have happened. "
-        "Look for the message there, then record what you found through resolve-effect: "
-        "`located` with its ids, or `resend` to send it again."
+        "Look for the message there, then record what you found with `genji-jobs resolve "
+        "<job> --effect <key> --destination <destination>`: `--located` with its ids, or "
+        "`--resend` to send it again."
     )
 
 

@@ -286,9 +286,17 @@ class AlertSupervisor:
                 self.port.edit(channel, alert.message_id, card(alert)),
             )
         except DiscordFailed as failed:
-            if not isinstance(failed.error, NotFound):
+            # A card left in a channel that is no longer the alert channel, which Discord now
+            # refuses the bot, is sent again where alerts go: left to fail, it would stop
+            # every pass at it.
+            left_behind = channel != self.channel and isinstance(failed.error, PortError)
+            if not (isinstance(failed.error, NotFound) or left_behind):
                 raise
-            log.warning("the alert card of job %s was deleted; sending it again", alert.job_id)
+            log.warning(
+                "the alert card of job %s was %s; sending it again",
+                alert.job_id,
+                f"left in channel {channel}: {reason(failed.error)}" if left_behind else "deleted",
+            )
             await self._post(
                 f"{ALERTS}/{alert.job_id}/card/gone", {"message_id": alert.message_id}, CardBinding
             )

@@ -37,7 +37,7 @@ from genji_bot.alerts.supervisor import AlertSupervisor, start_alerts
 from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices
 from genji_bot.discord.components import DYNAMIC_ITEMS
-from genji_bot.discord.port import DiscordPort
+from genji_bot.discord.port import DiscordPort, answer_trace
 from genji_bot.discord.views import DiscordViewSink
 from genji_bot.features import load_features
 from genji_bot.settings import BotSettings
@@ -70,6 +70,7 @@ class GenjiBot(discord.Client):
             # Every send and edit passes its own; this only covers anything that does not.
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+            http_trace=answer_trace(),
         )
         self.settings = settings
         self.api = api

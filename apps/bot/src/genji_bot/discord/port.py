@@ -13,12 +13,18 @@ Discord's answers, as the port's contract names them:
 - 429: discord.py waits out limits up to the client's `max_ratelimit_timeout` itself; a longer
   one (discord.RateLimited) or a 429 it leaves to us -> genji_sdk.failures.RateLimited;
 - a connection that could not be opened (aiohttp.ClientConnectorError) -> NotSent for a send,
-  DependencyUnavailable("discord") for the rest;
+  DependencyUnavailable("discord") for the rest; so is a connection dropped before the answer
+  or an answer that did not come in time, except on a send;
 - 5xx after discord.py's own repeats -> DependencyUnavailable("discord") except on a send;
 - anything else during a send (a dropped connection, a 5xx, a timeout) propagates: its outcome
   is unknown. Every repeat discord.py makes inside one call carries the same payload, nonce
   included, so it cannot post the message twice; `genji_bot.effects.sends` repeats it across
   calls with the binding's nonce.
+- discord.py repeats a request Discord answered with 500, 502, 504 or 524, and its error then
+  describes the last attempt alone. So a send whose earlier attempt got such an answer (seen
+  through the client's `http_trace`, `answer_trace()`) and whose last one failed in a way that
+  says nothing was done (no connection, a long 429, a 4xx) -> EarlierAttemptAnswered: its
+  outcome is unknown too.
 
 `recent` reads at most RECENT_LIMIT messages of the destination created after `since`, keeps
 the bot's own, and fingerprints each as genji_bot.discord.readback reads it (see its limits).
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -43,12 +50,14 @@ from genji_bot.discord.readback import outgoing_of
 from genji_bot.effects.port import (
     RECENT_LIMIT,
     DirectMessage,
+    EarlierAttemptAnswered,
     Forbidden,
     Forward,
     NewForumThread,
     NotFound,
     NotSent,
     Outgoing,
+    PortError,
     Refused,
     Seen,
     Sent,
@@ -60,6 +69,30 @@ DEFAULT_RETRY_AFTER = 60.0
 # Discord's JSON error code for "Cannot send messages to this user" (closed DMs).
 CANNOT_MESSAGE_USER = 50007
 UNKNOWN_MEMBER = 10007
+
+
+# The statuses Discord answered to the message and thread creations of the send in progress.
+_answers: ContextVar[list[int] | None] = ContextVar("genji_discord_send_answers", default=None)
+_CREATIONS = ("/messages", "/threads")
+# discord.py repeats these answers itself (HTTPClient.request).
+_REPEATED = frozenset({500, 502, 504, 524})
+
+
+async def _answered(
+    _session: aiohttp.ClientSession,
+    _context: object,
+    params: aiohttp.TraceRequestEndParams,
+) -> None:
+    answers = _answers.get()
+    if answers is not None and params.method == "POST" and params.url.path.endswith(_CREATIONS):
+        answers.append(params.response.status)
+
+
+def answer_trace() -> aiohttp.TraceConfig:
+    """The `http_trace` a client whose DiscordPort sends must be built with."""
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(_answered)
+    return trace
 
 
 def _retry_after(error: discord.HTTPException) -> float:
@@ -76,6 +109,28 @@ def _refused(error: discord.HTTPException) -> Refused:
 
 @contextlib.contextmanager
 def _classified(*, sending: bool) -> Iterator[None]:
+    if not sending:
+        with _classified_error(sending=False):
+            yield
+        return
+    answers: list[int] = []
+    token = _answers.set(answers)
+    try:
+        with _classified_error(sending=True):
+            yield
+    except (PortError, RateLimited) as error:
+        repeated = sorted(_REPEATED.intersection(answers))
+        if repeated:
+            raise EarlierAttemptAnswered(
+                f"Discord answered {repeated[0]} to an earlier attempt, then: {error}"
+            ) from error
+        raise
+    finally:
+        _answers.reset(token)
+
+
+@contextlib.contextmanager
+def _classified_error(*, sending: bool) -> Iterator[None]:
     try:
         yield
     except discord.Forbidden as error:
@@ -102,10 +157,19 @@ def _classified(*, sending: bool) -> Iterator[None]:
         if sending:
             raise NotSent(f"could not connect to Discord: {type(error).__name__}") from error
         raise DependencyUnavailable("discord", type(error).__name__) from error
+    except (aiohttp.ClientConnectionError, TimeoutError) as error:
+        # A dropped connection or no answer in time: unknown for a send, which propagates;
+        # anything else is repeated safely, as after an outage.
+        if sending:
+            raise
+        raise DependencyUnavailable("discord", type(error).__name__) from error
 
 
 class DiscordPort:
     def __init__(self, client: discord.Client, guild_id: int, nonce_window: timedelta) -> None:
+        trace = client.http.http_trace
+        if trace is None or _answered not in trace.on_request_end:
+            raise ValueError("the Discord client must be built with http_trace=answer_trace()")
         self.client = client
         self.guild_id = guild_id
         self.nonce_window = nonce_window

@@ -29,7 +29,7 @@ import msgspec
 from genji_sdk.failures import ConfigurationFailure, DependencyUnavailable, RateLimited
 from genji_sdk.jobs import JobStatus, JobStatusResponse
 
-from genji_bot.api import ApiClient, ApiConflict, ApiError, ApiNotFound
+from genji_bot.api import ApiAnswerLost, ApiClient, ApiConflict, ApiError, ApiNotFound
 from genji_bot.settings import BotSettings
 
 log = logging.getLogger("genji.bot.presses")
@@ -105,6 +105,11 @@ def refusal(error: Exception, *, gone: str, conflict: str | None = None) -> str:
     if isinstance(error, RateLimited):
         return (
             f"The API is busy; nothing was changed. Try again in {math.ceil(error.retry_after)} s."
+        )
+    if isinstance(error, ApiAnswerLost):
+        return (
+            "The API did not answer, so this may have been done already. Pressing again is "
+            "safe: it does it once and says where it stands."
         )
     if isinstance(error, DependencyUnavailable):
         wait = (

@@ -56,6 +56,12 @@ class NotSent(PortError):
     """The request surely never reached Discord; sending again is safe."""
 
 
+class EarlierAttemptAnswered(Exception):
+    """A send whose last attempt failed in a way that says nothing was done, after an earlier
+    attempt of the same call was answered with a server error (which Discord may send after
+    posting the message): its outcome is unknown, so it is no PortError."""
+
+
 class Mentions(msgspec.Struct, frozen=True):
     users: tuple[int, ...] = ()
     roles: tuple[int, ...] = ()

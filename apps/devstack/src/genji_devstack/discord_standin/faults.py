@@ -1,4 +1,5 @@
-"""Faults injected into REST requests: an error status, a 429, a lost reply, a delay, a freeze.
+"""Faults injected into REST requests: an error status (before or after the request is applied),
+a 429, a lost reply, a delay, a freeze.
 
 A fault names a route as "METHOD /discord/route/{template}" (parameter names do not matter:
 "{channel_id}" and "{id}" match alike), optionally one channel, and how many matching requests
@@ -19,6 +20,9 @@ _PARAMETER = re.compile(r"\{[^}]*\}")
 
 class Action(enum.StrEnum):
     STATUS = "status"
+    # Applied, then answered with the error status: Discord did it and said it failed (a 5xx
+    # after the write, which discord.py repeats).
+    STATUS_AFTER = "status-after"
     RATELIMIT = "ratelimit"
     LOSE_REPLY = "lose-reply"
     DELAY = "delay"

@@ -159,6 +159,10 @@ class Rest:
             if limited is not None:
                 return limited, False
             response = await handler(request)
+            if fault is not None and fault.action is Action.STATUS_AFTER:
+                return json_response(
+                    {"message": fault.message, "code": fault.code}, fault.status
+                ), False
             return response, fault is not None and fault.action is Action.LOSE_REPLY
         except DiscordError as error:
             return json_response(error.body(), error.status), False

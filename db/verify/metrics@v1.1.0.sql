@@ -1,0 +1,4 @@
+SELECT 'queue_metrics(interval)'::regprocedure;
+SELECT 'queue_entrypoint_metrics()'::regprocedure;
+SELECT 1 / (NOT has_function_privilege('genjishimada_queue_worker',
+    'queue_entrypoint_metrics()', 'EXECUTE'))::int;
