@@ -108,7 +108,8 @@ BEGIN
     LOOP
         WITH resumed AS (
             UPDATE pgqueuer q
-            SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL
+            SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL,
+                attempts = 0
             WHERE q.id = v_child.queue_job_id AND q.status = 'failed'
             RETURNING q.id, q.entrypoint, q.priority
         )

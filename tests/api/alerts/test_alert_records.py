@@ -189,6 +189,11 @@ async def test_a_dependent_resumed_by_its_parents_success_and_held_again_is_a_ne
     assert await queue_complete(owner, ClaimToken(claim.id, claim.queue_manager_id, claim.updated))
     resumed = (await _poll(api))[str(child)]
     assert (resumed["state"], resumed["retry_generation"]) == ("pending", 1)
+    attempts = await owner.fetchval(
+        "SELECT q.attempts FROM pgqueuer q JOIN jobs j ON j.queue_job_id = q.id WHERE j.id = $1",
+        child,
+    )
+    assert attempts == 0, "a fresh budget, as after a retry"
     await sa.hold(owner, child, "boom after the parent")
 
     failed = (await _poll(api))[str(child)]

@@ -13,7 +13,7 @@ import discord
 import httpx
 import msgspec
 import pytest
-from genji_bot.api import ApiClient
+from genji_bot.api import ApiAnswerLost, ApiClient
 from genji_bot.discord import presses
 from genji_bot.discord.presses import FAILED, NOT_A_MODERATOR, Presser, deferred_press
 from genji_bot.features.completions_buttons import press_verdict
@@ -21,6 +21,7 @@ from genji_bot.features.moderator_buttons import press_resolve
 from genji_bot.features.playtest_buttons import press_vote
 from genji_bot.settings import BotSettings
 from genji_sdk.completions import CompletionSubmission
+from genji_sdk.failures import DependencyUnavailable
 from genji_sdk.playtests import PlaytestStateResponse
 
 MODERATOR_ROLE = 77
@@ -126,6 +127,23 @@ async def test_a_press_whose_answer_was_lost_does_not_say_nothing_was_changed(
     client = ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
     text = await press_resolve(client, SETTINGS, 9, who(), accepted=True)
     assert expected in text
+
+
+@pytest.mark.parametrize(
+    "failure", [httpx.ReadTimeout("no answer"), httpx.Response(504)], ids=["timeout", "504"]
+)
+async def test_a_read_whose_answer_was_lost_leaves_nothing_in_doubt(
+    failure: Exception | httpx.Response,
+) -> None:
+    def handle(request: httpx.Request) -> httpx.Response:
+        if isinstance(failure, httpx.Response):
+            return failure
+        raise failure
+
+    client = ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
+    with pytest.raises(DependencyUnavailable) as raised:
+        await client.get("/maps/map-edits/9")
+    assert not isinstance(raised.value, ApiAnswerLost)
 
 
 async def test_a_non_moderator_is_refused_before_any_request() -> None:

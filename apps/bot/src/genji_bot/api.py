@@ -35,6 +35,8 @@ _UNAVAILABLE = frozenset({502, 503, 504})
 _GATEWAY_TIMEOUT = 504
 # Transport errors raised before the request could reach the API.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# Requests that change nothing, whose lost answer leaves nothing in doubt.
+_READS = frozenset({"GET", "HEAD"})
 
 
 class ApiError(Exception):
@@ -91,8 +93,6 @@ def _raise_for(response: httpx.Response) -> None:
     if status == 429:
         retry_after = float(response.headers.get("retry-after", "1") or 1)
         raise RateLimited(retry_after, "API")
-    if status == _GATEWAY_TIMEOUT:
-        raise ApiAnswerLost("api", f"{status}", None)
     if status in _UNAVAILABLE:
         raise DependencyUnavailable("api", f"{status}", None)
     if status == 404:
@@ -137,7 +137,10 @@ class ApiClient:
         except _NOT_SENT as error:
             raise DependencyUnavailable("api", type(error).__name__) from error
         except httpx.TransportError as error:
-            raise ApiAnswerLost("api", type(error).__name__) from error
+            lost = DependencyUnavailable if method.upper() in _READS else ApiAnswerLost
+            raise lost("api", type(error).__name__) from error
+        if response.status_code == _GATEWAY_TIMEOUT and method.upper() not in _READS:
+            raise ApiAnswerLost("api", str(_GATEWAY_TIMEOUT), None)
         _raise_for(response)
         if not response.content:
             return None

@@ -29,7 +29,8 @@ class JobContext:
 
     Handlers pass `claim` (with `job_id`) to effect-receipt and Discord-binding calls, so
     a replay reuses recorded effects and a stale execution cannot start new ones.
-    `retry_generation` increments on each accepted operator retry.
+    `retry_generation` increments on each accepted operator retry, and when a job held because
+    its parent failed is resumed by the parent's success.
     """
 
     job_id: UUID

@@ -3,8 +3,9 @@
 Every `alert_poll_seconds` it asks the API for due alerts (the API first reconciles held jobs
 into alert records) and, for each, through the Discord port:
 - sends the job's one main card when none is recorded, edits it when the record's desired
-  version is ahead of the rendered one, and sends it again only when an edit found it deleted
-  (NotFound); a channel it cannot read or write proves nothing and is retried later;
+  version is ahead of the rendered one, and sends it again (unless the job is finished) only
+  when an edit found it deleted (NotFound) or left in an earlier alert channel that refuses the
+  bot; a channel it cannot read or write proves nothing and is retried later;
 - sends one reply mentioning the recipient for the current failure episode.
 Each send is bound through the API intent first: the intent is recorded before the send and the
 id after. An intent without an id (a lost reply, a crash, a supervisor that stopped) is looked
@@ -17,7 +18,8 @@ not both send.
 
 Nothing here enqueues. What a failure stops:
 - any failed Discord request (every exception the port raises, except the NotFound of an edit,
-  which means the card was deleted), and the API being unreachable, rate limited or refusing
+  which means the card was deleted, and a refused edit of a card left in an earlier alert
+  channel), and the API being unreachable, rate limited or refusing
   the bot's key, stop the whole pass: the supervisor waits twice the poll interval, then four
   times, ... up to MAX_BACKOFF (at least a rate limit's `retry_after`), logs the first failure
   once as a warning with its reason and the recovery once delivery works again. These failures
@@ -292,15 +294,19 @@ class AlertSupervisor:
             left_behind = channel != self.channel and isinstance(failed.error, PortError)
             if not (isinstance(failed.error, NotFound) or left_behind):
                 raise
+            # A finished job's card is not sent again, as a card is never first sent for one.
+            finished = alert.state in FINISHED
             log.warning(
-                "the alert card of job %s was %s; sending it again",
+                "the alert card of job %s was %s; %s",
                 alert.job_id,
                 f"left in channel {channel}: {reason(failed.error)}" if left_behind else "deleted",
+                "its job is finished, so it is not sent again" if finished else "sending it again",
             )
             await self._post(
                 f"{ALERTS}/{alert.job_id}/card/gone", {"message_id": alert.message_id}, CardBinding
             )
-            await self._send_card(alert)
+            if not finished:
+                await self._send_card(alert)
             return
         await self._post(
             f"{ALERTS}/{alert.job_id}/card/rendered",
