@@ -29,8 +29,10 @@ BEGIN
     RAISE EXCEPTION 'queue row % (job %) is held; only the recovery service moves a held job',
         OLD.id, coalesce(v_job.id::text, 'without identity')
         USING ERRCODE = 'GJ009',
-              HINT = format('genji-jobs %s %s (SELECT * FROM recovery_%s(...) in psql); '
-                            'see docs/queue-operations.md', v_action, v_job.id, v_action);
+              HINT = format('genji-jobs %s %s%s (SELECT * FROM recovery_%s(...) in psql); '
+                            'see docs/queue-operations.md', v_action, v_job.id,
+                            CASE v_action WHEN 'discard' THEN ' --reason ...' ELSE '' END,
+                            v_action);
 END
 $$;
 
@@ -61,7 +63,8 @@ AS $$
 BEGIN
     IF EXISTS (SELECT 1 FROM pgqueuer q WHERE q.status = 'failed') THEN
         RAISE EXCEPTION 'the queue holds jobs waiting for the operator; it cannot be truncated'
-            USING ERRCODE = 'GJ009', HINT = 'genji-jobs list --state held; genji-jobs discard';
+            USING ERRCODE = 'GJ009',
+                  HINT = 'genji-jobs list --state held; genji-jobs discard <job id> --reason ...';
     END IF;
     RETURN NULL;
 END

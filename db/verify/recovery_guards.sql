@@ -9,3 +9,4 @@ SELECT 1/count(*) FROM pg_trigger WHERE tgrelid = 'pgqueuer'::regclass
     AND tgname = 'pgqueuer_rows_have_identity';
 SELECT 1/count(*) FROM pg_trigger WHERE tgrelid = 'pgqueuer'::regclass
     AND tgname = 'pgqueuer_truncate_keeps_held_rows';
+SELECT 1/count(*) FROM pg_proc WHERE proname = 'recovery_guard_truncate' AND prosrc LIKE '%--reason%';

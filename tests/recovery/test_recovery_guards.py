@@ -43,9 +43,11 @@ async def test_a_raw_requeue_of_a_held_row_is_refused_and_names_the_recovery_com
         await Queries.from_asyncpg_connection(conn).requeue_jobs([queue_id])
     with pytest.raises(asyncpg.PostgresError, match="only the recovery service") as deleted:
         await conn.execute("DELETE FROM pgqueuer WHERE id = $1", queue_id)
-    assert "genji-jobs discard" in (deleted.value.hint or "")
-    with pytest.raises(asyncpg.PostgresError, match="cannot be truncated"):
+    # The commands as they run: a discard needs its reason.
+    assert f"genji-jobs discard {job_id} --reason ..." in (deleted.value.hint or "")
+    with pytest.raises(asyncpg.PostgresError, match="cannot be truncated") as truncated:
         await conn.execute("TRUNCATE pgqueuer")
+    assert "genji-jobs discard <job id> --reason ..." in (truncated.value.hint or "")
     assert await _still_held(conn, job_id)
 
 

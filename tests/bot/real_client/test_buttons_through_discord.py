@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from genji_api.completions.verification import verification_event_key
-from genji_bot.discord.presses import NOT_A_MODERATOR
+from genji_bot.discord.presses import NOT_A_MODERATOR, STALE_MODAL
 from genji_bot.features.completions_cards import reject_id, upvote_id, verify_id
 from genji_devstack.discord_standin.control import StandInControl
 
@@ -143,6 +143,27 @@ async def moderators(stack: BotStack, discord: StandInControl) -> tuple[int, int
     by_role, by_id, outsider = [await seed.user(stack.owner) for _ in range(3)]
     await discord.set_roles(by_role, list(stack.settings.moderator_role_ids))
     return by_role, by_id, outsider
+
+
+async def test_a_reject_modal_opened_before_the_bot_restarted_is_answered_after_it(
+    stack: BotStack, discord: StandInControl, tmp_path: Path
+) -> None:
+    by_role, _, _ = await moderators(stack, discord)
+    queue = stack.settings.channels.verification_queue
+    player = await player_on_new_map(stack)
+    async with running_bot(stack, discord, tmp_path / "first.log"):
+        run = (await submit(stack, player, 61.2))["completion_id"]
+        review = await card(discord, queue, verify_id(run))
+        modal = await pressed(discord, review, reject_id(run), by_role)
+        assert modal.startswith(f"modal:completion:reject-reason:v1:{run}:")
+    # The moderator types the reason while the bot restarts.
+    async with running_bot(stack, discord, tmp_path / "second.log"):
+        rejected = await submitted(discord, queue, modal, by_role, "Too slow")
+        assert rejected.startswith("Rejected"), rejected
+        assert await verdicts(stack, run) == [(False, by_role)]
+        # A form the bot no longer knows is answered too.
+        stale = await submitted(discord, queue, "modal:completion:old-form:1", by_role, "x")
+    assert stale == STALE_MODAL
 
 
 async def test_q09_completion_buttons_verify_reject_verify_upvotes_and_refusals_across_a_restart(

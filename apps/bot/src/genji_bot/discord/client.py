@@ -38,6 +38,7 @@ from genji_bot.api import ApiClient
 from genji_bot.consumers import BotServices
 from genji_bot.discord.components import DYNAMIC_ITEMS
 from genji_bot.discord.port import DiscordPort, answer_trace
+from genji_bot.discord.presses import answer_modal_submit
 from genji_bot.discord.views import DiscordViewSink
 from genji_bot.features import load_features
 from genji_bot.settings import BotSettings
@@ -92,6 +93,12 @@ class GenjiBot(discord.Client):
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.shield(worker)
         await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
+        # Modals are not kept by discord.py (genji_bot.discord.presses.ask_modal): every
+        # submit is answered from its custom id.
+        if interaction.type is discord.InteractionType.modal_submit:
+            await answer_modal_submit(interaction)
 
     async def setup_hook(self) -> None:
         load_features()

@@ -19,6 +19,7 @@ import asyncio
 import dataclasses
 import logging
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -185,47 +186,86 @@ async def refuse_now(interaction: discord.Interaction[Any], text: str) -> None:
     )
 
 
-class AskModal(discord.ui.Modal):
-    """A modal of one text field whose submit is answered like a press: `submitted` gets the
-    value (stripped) and the submitting interaction, and returns the text to answer with."""
+MODAL_FIELD = "value"
+"""The custom id of the one text field of every modal the bot shows."""
+STALE_MODAL = "This form is no longer in use; press the button again."
 
-    def __init__(
-        self,
-        *,
-        title: str,
-        custom_id: str,
-        label: str,
-        placeholder: str,
-        required: bool,
-        max_length: int,
-        submitted: Callable[[str, discord.Interaction[Any]], Awaitable[str]],
-    ) -> None:
-        # The custom id carries the pressing interaction's id, so two moderators' modals on
-        # the same card never replace each other in discord.py's modal store.
-        super().__init__(title=title, custom_id=custom_id, timeout=15 * 60)
-        self.field: discord.ui.TextInput[AskModal] = discord.ui.TextInput(
+ModalSubmit = Callable[[re.Match[str], str, discord.Interaction[Any]], Awaitable[str]]
+_MODAL_SUBMITS: list[tuple[re.Pattern[str], ModalSubmit]] = []
+
+
+def ask_modal(
+    *, title: str, custom_id: str, label: str, placeholder: str, required: bool, max_length: int
+) -> discord.ui.Modal:
+    """A modal of one text field that discord.py does not keep: its submit is answered by the
+    `modal_submit` registered for `custom_id`, which names everything the submit needs, so a
+    modal submitted after any delay, or after the bot restarted, is still answered."""
+    modal = discord.ui.Modal(title=title, custom_id=custom_id, timeout=None)
+    modal.add_item(
+        discord.ui.TextInput(
             label=label,
-            custom_id="value",
+            custom_id=MODAL_FIELD,
             style=discord.TextStyle.paragraph,
             placeholder=placeholder,
             required=required,
             max_length=max_length,
         )
-        self.add_item(self.field)
-        self._submitted = submitted
+    )
+    modal.stop()  # sent only: discord.py must not store it and route its submit itself
+    return modal
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        value = (self.field.value or "").strip()
-        await deferred_press(
-            interaction, lambda: self._submitted(value, interaction), self.custom_id
-        )
 
-    async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], error: Exception, /
-    ) -> None:
-        log.error("%s: the modal failed: %r", self.custom_id, error)
-        if not interaction.response.is_done():
-            await refuse_now(interaction, FAILED)
+def modal_submit(pattern: str) -> Callable[[ModalSubmit], ModalSubmit]:
+    """Register the submit of the modals whose custom id matches `pattern` whole: it gets the
+    match, the field's value (stripped) and the submitting interaction, and returns the text to
+    answer with (answered as a press is, by `deferred_press`)."""
+    compiled = re.compile(pattern)
+
+    def register(submit: ModalSubmit) -> ModalSubmit:
+        _MODAL_SUBMITS.append((compiled, submit))
+        return submit
+
+    return register
+
+
+def _field_value(data: object) -> str | None:
+    """The value of the MODAL_FIELD field among a modal submit's components."""
+    if isinstance(data, dict):
+        if data.get("custom_id") == MODAL_FIELD and "value" in data:
+            return str(data["value"] or "")
+        data = list(data.values())
+    if isinstance(data, list):
+        for item in data:
+            found = _field_value(item)
+            if found is not None:
+                return found
+    return None
+
+
+async def answer_modal_submit(interaction: discord.Interaction[Any]) -> None:
+    """Answer a modal submit through its registered `modal_submit`; one that matches none is
+    told so, never left unanswered."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    found = next(
+        (
+            (match, submit)
+            for pattern, submit in _MODAL_SUBMITS
+            if (match := pattern.fullmatch(custom_id)) is not None
+        ),
+        None,
+    )
+    if found is None:
+        log.warning("modal %r submitted by %d has no handler", custom_id, interaction.user.id)
+        await refuse_now(interaction, STALE_MODAL)
+        return
+    match, submit = found
+    value = (_field_value(data.get("components", [])) or "").strip()
+
+    async def press() -> str:
+        return await submit(match, value, interaction)
+
+    await deferred_press(interaction, press, custom_id)
 
 
 REASON_MAX = 500
@@ -233,32 +273,23 @@ REASON_MAX = 500
 
 
 async def ask_moderator_reason(
-    interaction: discord.Interaction[Any],
-    *,
-    title: str,
-    custom_id: str,
-    placeholder: str,
-    press: Callable[[str, Presser], Awaitable[str]],
+    interaction: discord.Interaction[Any], *, title: str, custom_id: str, placeholder: str
 ) -> None:
     """A moderator's press that needs a reason first: an outsider is refused at once, anyone
-    else gets a modal asking for it, whose submit runs `press(reason, submitter)`. The modal's
-    custom id ends with the pressing interaction's id."""
+    else gets a modal asking for it. Its custom id is `custom_id` and the pressing
+    interaction's id (two moderators' modals on one card stay apart); its submit is the
+    `modal_submit` registered for that, which checks the submitter again."""
     settings, _ = services(interaction)
     if not may_moderate(settings, presser(interaction)):
         await refuse_now(interaction, NOT_A_MODERATOR)
         return
-
-    async def submitted(reason: str, submit: discord.Interaction[Any]) -> str:
-        return await press(reason, presser(submit))
-
     await interaction.response.send_modal(
-        AskModal(
+        ask_modal(
             title=title,
             custom_id=f"{custom_id}:{interaction.id}",
             label="Reason",
             placeholder=placeholder,
             required=True,
             max_length=REASON_MAX,
-            submitted=submitted,
         )
     )

@@ -29,6 +29,7 @@ from genji_bot.discord.presses import (
     ask_moderator_reason,
     deferred_press,
     may_moderate,
+    modal_submit,
     presser,
     refusal,
     services,
@@ -40,6 +41,8 @@ from genji_bot.settings import BotSettings
 VERIFY_PATTERN = r"completion:verify:v1:(?P<id>[0-9]{1,19})"
 REJECT_PATTERN = r"completion:reject:v1:(?P<id>[0-9]{1,19})"
 UPVOTE_PATTERN = r"completion:upvote:v1:(?P<id>[0-9]{1,19})"
+# The Reject modal's: the run, then the pressing interaction.
+REJECT_REASON_PATTERN = r"completion:reject-reason:v1:(?P<id>[0-9]{1,19}):[0-9]{1,20}"
 
 UNKNOWN_RUN = "This run no longer exists; the card is out of date."
 
@@ -181,21 +184,22 @@ class RejectCompletion(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        settings, api = services(interaction)
-        completion_id = self.completion_id
-
-        async def reject(reason: str, who: Presser) -> str:
-            return await press_verdict(
-                api, settings, completion_id, who, verified=False, reason=reason
-            )
-
         await ask_moderator_reason(
             interaction,
             title="Reject this run",
-            custom_id=f"completion:reject-reason:v1:{completion_id}",
+            custom_id=f"completion:reject-reason:v1:{self.completion_id}",
             placeholder="Why is this run rejected? The player is told.",
-            press=reject,
         )
+
+
+@modal_submit(REJECT_REASON_PATTERN)
+async def reject_submitted(
+    match: re.Match[str], reason: str, submit: discord.Interaction[Any]
+) -> str:
+    settings, api = services(submit)
+    return await press_verdict(
+        api, settings, int(match["id"]), presser(submit), verified=False, reason=reason
+    )
 
 
 @dynamic_item

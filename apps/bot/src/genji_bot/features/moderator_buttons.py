@@ -18,6 +18,7 @@ from genji_bot.discord.presses import (
     ask_moderator_reason,
     deferred_press,
     may_moderate,
+    modal_submit,
     presser,
     refusal,
     services,
@@ -101,16 +102,19 @@ class RejectMapEdit(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REJ
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        settings, api = services(interaction)
-        edit_id = self.edit_id
-
-        async def reject(reason: str, who: Presser) -> str:
-            return await press_resolve(api, settings, edit_id, who, accepted=False, reason=reason)
-
         await ask_moderator_reason(
             interaction,
             title="Reject this map edit",
-            custom_id=f"map_edit:reject-reason:v1:{edit_id}",
+            custom_id=f"map_edit:reject-reason:v1:{self.edit_id}",
             placeholder="Why is this edit rejected? The requester is told.",
-            press=reject,
         )
+
+
+@modal_submit(r"map_edit:reject-reason:v1:(?P<id>[0-9]{1,19}):[0-9]{1,20}")
+async def reject_submitted(
+    match: re.Match[str], reason: str, submit: discord.Interaction[Any]
+) -> str:
+    settings, api = services(submit)
+    return await press_resolve(
+        api, settings, int(match["id"]), presser(submit), accepted=False, reason=reason
+    )

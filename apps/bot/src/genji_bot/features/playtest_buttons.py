@@ -13,7 +13,15 @@ from genji_sdk.playtests import PlaytestStateResponse
 
 from genji_bot.api import ApiClient
 from genji_bot.discord.components import dynamic_item
-from genji_bot.discord.presses import REFUSALS, AskModal, Presser, presser, refusal, services
+from genji_bot.discord.presses import (
+    REFUSALS,
+    Presser,
+    ask_modal,
+    modal_submit,
+    presser,
+    refusal,
+    services,
+)
 
 VOTE_PATTERN = r"playtest:vote:v1:(?P<id>[0-9]{1,19})"
 UNKNOWN_PLAYTEST = "This playtest no longer exists; the message is out of date."
@@ -70,20 +78,19 @@ class VotePlaytest(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        _, api = services(interaction)
-        playtest_id = self.playtest_id
-
-        async def submitted(value: str, submit: discord.Interaction[Any]) -> str:
-            return await press_vote(api, playtest_id, presser(submit), value)
-
         await interaction.response.send_modal(
-            AskModal(
+            ask_modal(
                 title="Vote on this playtest",
-                custom_id=f"playtest:vote-difficulty:v1:{playtest_id}:{interaction.id}",
+                custom_id=f"playtest:vote-difficulty:v1:{self.playtest_id}:{interaction.id}",
                 label="Difficulty (0 to 10)",
                 placeholder="e.g. 6.5; leave empty to remove your vote",
                 required=False,
                 max_length=5,
-                submitted=submitted,
             )
         )
+
+
+@modal_submit(r"playtest:vote-difficulty:v1:(?P<id>[0-9]{1,19}):[0-9]{1,20}")
+async def vote_submitted(match: re.Match[str], value: str, submit: discord.Interaction[Any]) -> str:
+    _, api = services(submit)
+    return await press_vote(api, int(match["id"]), presser(submit), value)
