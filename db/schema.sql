@@ -3826,6 +3826,16 @@ BEGIN
         RAISE EXCEPTION 'a located send needs its channel id and its message or thread id'
             USING ERRCODE = 'GJ003';
     END IF;
+    -- A send to a channel (or a forward into one) is in that channel: a located message
+    -- elsewhere is the wrong message, whose ids the retried job would adopt. A DM's channel
+    -- and a new forum thread's id are not in their destinations, so those are not checked.
+    IF p_decision = 'located'
+       AND split_part(p_destination, ':', 1) IN ('channel', 'forward')
+       AND split_part(p_destination, ':', 2) <> p_channel_id::text THEN
+        RAISE EXCEPTION 'the located message is in channel %, but % names channel %',
+            p_channel_id, p_destination, split_part(p_destination, ':', 2)
+            USING ERRCODE = 'GJ003';
+    END IF;
     SELECT * INTO v_job FROM public.jobs j WHERE j.id = p_job_id FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'job % not found', p_job_id USING ERRCODE = 'GJ404';

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 from genji_queue.errors import InvalidJobRequestError
 from genji_queue.recovery_resolve_effect import recovery_resolve_effect
@@ -48,6 +49,10 @@ async def test_a_located_send_is_completed_with_its_ids_and_the_retry_goes_ahead
 
     with pytest.raises(InvalidJobRequestError, match="message or thread id"):
         await recovery_resolve_effect(conn, job_id, resolve("located"))
+    # A message found in another channel than the one the send went to is not this send.
+    elsewhere = msgspec.structs.replace(resolve("located", message_id=777), channel_id=6)
+    with pytest.raises(InvalidJobRequestError, match="in channel 6, but channel:5 names"):
+        await recovery_resolve_effect(conn, job_id, elsewhere)
     not_uncertain = await recovery_resolve_effect(conn, job_id, resolve("resend", effect=SEND))
     assert not_uncertain.outcome == "not_uncertain"
 

@@ -158,6 +158,15 @@ async def test_a_reject_modal_opened_before_the_bot_restarted_is_answered_after_
         assert modal.startswith(f"modal:completion:reject-reason:v1:{run}:")
     # The moderator types the reason while the bot restarts.
     async with running_bot(stack, discord, tmp_path / "second.log"):
+        # A submit without the reason's field is refused, not taken as an empty reason.
+        fieldless, _ = await discord.submit_modal(
+            channel_id=queue,
+            custom_id=modal.removeprefix("modal:"),
+            user_id=by_role,
+            values={"something-else": "Too slow"},
+        )
+        assert await answer_of(discord, fieldless) == STALE_MODAL
+        assert await verdicts(stack, run) == []
         rejected = await submitted(discord, queue, modal, by_role, "Too slow")
         assert rejected.startswith("Rejected"), rejected
         assert await verdicts(stack, run) == [(False, by_role)]

@@ -96,7 +96,8 @@ class GenjiBot(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         # Modals are not kept by discord.py (genji_bot.discord.presses.ask_modal): every
-        # submit is answered from its custom id.
+        # submit is answered from its custom id. A modal sent without stopping it would be
+        # answered twice, here and by discord.py.
         if interaction.type is discord.InteractionType.modal_submit:
             await answer_modal_submit(interaction)
 

@@ -255,15 +255,21 @@ async def answer_modal_submit(interaction: discord.Interaction[Any]) -> None:
         ),
         None,
     )
-    if found is None:
-        log.warning("modal %r submitted by %d has no handler", custom_id, interaction.user.id)
-        await refuse_now(interaction, STALE_MODAL)
+    value = _field_value(data.get("components", []))
+    if found is None or value is None:
+        # No handler, or no field: an empty value could mean something (an empty vote
+        # removes the vote), so a submit without one is refused, never guessed.
+        log.warning("modal %r submitted by %d was not understood", custom_id, interaction.user.id)
+        try:
+            await refuse_now(interaction, STALE_MODAL)
+        except discord.HTTPException as error:
+            log.warning("modal %r: the answer was not delivered: %r", custom_id, error)
         return
     match, submit = found
-    value = (_field_value(data.get("components", [])) or "").strip()
+    text = value.strip()
 
     async def press() -> str:
-        return await submit(match, value, interaction)
+        return await submit(match, text, interaction)
 
     await deferred_press(interaction, press, custom_id)
 
@@ -277,8 +283,8 @@ async def ask_moderator_reason(
 ) -> None:
     """A moderator's press that needs a reason first: an outsider is refused at once, anyone
     else gets a modal asking for it. Its custom id is `custom_id` and the pressing
-    interaction's id (two moderators' modals on one card stay apart); its submit is the
-    `modal_submit` registered for that, which checks the submitter again."""
+    interaction's id; its submit is the `modal_submit` registered for that, which checks the
+    submitter again."""
     settings, _ = services(interaction)
     if not may_moderate(settings, presser(interaction)):
         await refuse_now(interaction, NOT_A_MODERATOR)

@@ -1,0 +1,1 @@
+DROP FUNCTION recovery_resolve_effect(uuid, text, text, text, bigint, bigint, bigint, integer, text, bigint, text, jsonb);
