@@ -89,9 +89,9 @@ LANGUAGE plpgsql
 SET search_path = public, pg_temp
 AS $$
 DECLARE
-    v_job     public.jobs;
-    v_child   public.jobs;
-    v_resumed boolean := false;
+    v_job   public.jobs;
+    v_child public.jobs;
+    v_held  bigint[] := '{}';
 BEGIN
     SELECT * INTO v_job FROM public.jobs j WHERE j.queue_job_id = p_queue_id;
     IF NOT FOUND THEN
@@ -106,26 +106,20 @@ BEGIN
         ORDER BY d.id
         FOR UPDATE
     LOOP
-        WITH resumed AS (
-            UPDATE pgqueuer q
-            SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL,
-                attempts = 0
-            WHERE q.id = v_child.queue_job_id AND q.status = 'failed'
-            RETURNING q.id, q.entrypoint, q.priority
-        )
-        INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
-        SELECT r.id, 'queued', r.entrypoint, r.priority,
-               jsonb_build_object('exception_type', 'WaitOver',
-                                  'exception_message', format('job %s succeeded', v_job.id))
-        FROM resumed r;
+        UPDATE pgqueuer q
+        SET status = 'queued', execute_after = now(), updated = now(), queue_manager_id = NULL,
+            attempts = 0
+        WHERE q.id = v_child.queue_job_id AND q.status = 'failed';
         IF FOUND THEN
             UPDATE public.jobs j
             SET retry_generation = j.retry_generation + 1, handler_failures = 0, held_at = NULL
             WHERE j.id = v_child.id;
-            v_resumed := true;
+            v_held := v_held || v_child.queue_job_id;
         END IF;
     END LOOP;
 
+    -- The delayed waiters become ready; each resumed job, held or delayed, is logged once (a
+    -- held one resumed above is ready already, so it is not delayed).
     WITH waiters AS (
         SELECT d.queue_job_id AS id FROM public.jobs d WHERE d.depends_on = v_job.id
         UNION ALL
@@ -133,19 +127,23 @@ BEGIN
         FROM public.jobs e
         WHERE v_job.entity_key IS NOT NULL AND e.entity_key = v_job.entity_key
           AND e.event_seq > v_job.event_seq AND e.finished_at IS NULL
-    ), resumed AS (
+    ), delayed AS (
         UPDATE pgqueuer q
         SET execute_after = now(), updated = now(), queue_manager_id = NULL
         FROM waiters w
         WHERE q.id = w.id AND q.status = 'queued' AND q.execute_after > now()
         RETURNING q.id, q.entrypoint, q.priority
+    ), resumed AS (
+        SELECT * FROM delayed
+        UNION ALL
+        SELECT q.id, q.entrypoint, q.priority FROM pgqueuer q WHERE q.id = ANY (v_held)
     )
     INSERT INTO pgqueuer_log (job_id, status, entrypoint, priority, traceback)
     SELECT r.id, 'queued', r.entrypoint, r.priority,
            jsonb_build_object('exception_type', 'WaitOver',
                               'exception_message', format('job %s succeeded', v_job.id))
     FROM resumed r;
-    IF FOUND OR v_resumed THEN
+    IF FOUND THEN
         PERFORM queue_wake();
     END IF;
 END

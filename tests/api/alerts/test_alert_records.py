@@ -194,6 +194,12 @@ async def test_a_dependent_resumed_by_its_parents_success_and_held_again_is_a_ne
         child,
     )
     assert attempts == 0, "a fresh budget, as after a retry"
+    logged = await owner.fetchval(
+        "SELECT count(*) FROM pgqueuer_log l JOIN jobs j ON j.queue_job_id = l.job_id "
+        "WHERE j.id = $1 AND l.traceback->>'exception_type' = 'WaitOver'",
+        child,
+    )
+    assert logged == 1
     await sa.hold(owner, child, "boom after the parent")
 
     failed = (await _poll(api))[str(child)]

@@ -85,6 +85,17 @@ def api(answers: dict[str, tuple[int, Any, dict[str, str]]], seen: list[str]) ->
     return ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
 
 
+def failing(failure: Exception | httpx.Response) -> ApiClient:
+    """An ApiClient whose every request fails with `failure`, or gets it as its answer."""
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if isinstance(failure, httpx.Response):
+            return failure
+        raise failure
+
+    return ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
+
+
 @pytest.mark.parametrize(
     ("status", "body", "headers", "expected"),
     [
@@ -119,13 +130,7 @@ async def test_each_refusal_is_a_sentence(
 async def test_a_press_whose_answer_was_lost_does_not_say_nothing_was_changed(
     failure: Exception | httpx.Response, expected: str
 ) -> None:
-    def handle(request: httpx.Request) -> httpx.Response:
-        if isinstance(failure, httpx.Response):
-            return failure
-        raise failure
-
-    client = ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
-    text = await press_resolve(client, SETTINGS, 9, who(), accepted=True)
+    text = await press_resolve(failing(failure), SETTINGS, 9, who(), accepted=True)
     assert expected in text
 
 
@@ -135,14 +140,8 @@ async def test_a_press_whose_answer_was_lost_does_not_say_nothing_was_changed(
 async def test_a_read_whose_answer_was_lost_leaves_nothing_in_doubt(
     failure: Exception | httpx.Response,
 ) -> None:
-    def handle(request: httpx.Request) -> httpx.Response:
-        if isinstance(failure, httpx.Response):
-            return failure
-        raise failure
-
-    client = ApiClient("http://api", "k", transport=httpx.MockTransport(handle))
     with pytest.raises(DependencyUnavailable) as raised:
-        await client.get("/maps/map-edits/9")
+        await failing(failure).get("/maps/map-edits/9")
     assert not isinstance(raised.value, ApiAnswerLost)
 
 

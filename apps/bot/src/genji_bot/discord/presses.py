@@ -243,8 +243,8 @@ def _field_value(data: object) -> str | None:
 
 
 async def answer_modal_submit(interaction: discord.Interaction[Any]) -> None:
-    """Answer a modal submit through its registered `modal_submit`; one that matches none is
-    told so, never left unanswered."""
+    """Answer a modal submit through its registered `modal_submit`; one that matches none, or
+    that lacks its field, is told to press the button again, never left unanswered."""
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     found = next(
