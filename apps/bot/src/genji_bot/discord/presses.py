@@ -194,13 +194,26 @@ ModalSubmit = Callable[[re.Match[str], str, discord.Interaction[Any]], Awaitable
 _MODAL_SUBMITS: list[tuple[re.Pattern[str], ModalSubmit]] = []
 
 
+# Every modal's custom id ends with the id of the press that opened it, which tells two
+# moderators' modals on one card apart.
+_PRESS_SUFFIX = r":[0-9]{1,20}"
+
+
 def ask_modal(
-    *, title: str, custom_id: str, label: str, placeholder: str, required: bool, max_length: int
+    pressed: discord.Interaction[Any],
+    *,
+    title: str,
+    custom_id: str,
+    label: str,
+    placeholder: str,
+    required: bool,
+    max_length: int,
 ) -> discord.ui.Modal:
-    """A modal of one text field that discord.py does not keep: its submit is answered by the
-    `modal_submit` registered for `custom_id`, which names everything the submit needs, so a
-    modal submitted after any delay, or after the bot restarted, is still answered."""
-    modal = discord.ui.Modal(title=title, custom_id=custom_id, timeout=None)
+    """A modal of one text field, opened by the press `pressed`, that discord.py does not keep:
+    its submit is answered by the `modal_submit` registered for `custom_id`, which names
+    everything the submit needs, so a modal submitted after any delay, or after the bot
+    restarted, is still answered."""
+    modal = discord.ui.Modal(title=title, custom_id=f"{custom_id}:{pressed.id}", timeout=None)
     modal.add_item(
         discord.ui.TextInput(
             label=label,
@@ -216,10 +229,10 @@ def ask_modal(
 
 
 def modal_submit(pattern: str) -> Callable[[ModalSubmit], ModalSubmit]:
-    """Register the submit of the modals whose custom id matches `pattern` whole: it gets the
-    match, the field's value (stripped) and the submitting interaction, and returns the text to
-    answer with (answered as a press is, by `deferred_press`)."""
-    compiled = re.compile(pattern)
+    """Register the submit of the modals whose `ask_modal` custom id matches `pattern` whole:
+    it gets the match, the field's value (stripped) and the submitting interaction, and returns
+    the text to answer with (answered as a press is, by `deferred_press`)."""
+    compiled = re.compile(pattern + _PRESS_SUFFIX)
 
     def register(submit: ModalSubmit) -> ModalSubmit:
         _MODAL_SUBMITS.append((compiled, submit))
@@ -282,17 +295,17 @@ async def ask_moderator_reason(
     interaction: discord.Interaction[Any], *, title: str, custom_id: str, placeholder: str
 ) -> None:
     """A moderator's press that needs a reason first: an outsider is refused at once, anyone
-    else gets a modal asking for it. Its custom id is `custom_id` and the pressing
-    interaction's id; its submit is the `modal_submit` registered for that, which checks the
-    submitter again."""
+    else gets a modal asking for it (`ask_modal`), whose submit is the `modal_submit`
+    registered for `custom_id`, which checks the submitter again."""
     settings, _ = services(interaction)
     if not may_moderate(settings, presser(interaction)):
         await refuse_now(interaction, NOT_A_MODERATOR)
         return
     await interaction.response.send_modal(
         ask_modal(
+            interaction,
             title=title,
-            custom_id=f"{custom_id}:{interaction.id}",
+            custom_id=custom_id,
             label="Reason",
             placeholder=placeholder,
             required=True,

@@ -41,8 +41,6 @@ from genji_bot.settings import BotSettings
 VERIFY_PATTERN = r"completion:verify:v1:(?P<id>[0-9]{1,19})"
 REJECT_PATTERN = r"completion:reject:v1:(?P<id>[0-9]{1,19})"
 UPVOTE_PATTERN = r"completion:upvote:v1:(?P<id>[0-9]{1,19})"
-# The Reject modal's: the run, then the pressing interaction.
-REJECT_REASON_PATTERN = r"completion:reject-reason:v1:(?P<id>[0-9]{1,19}):[0-9]{1,20}"
 
 UNKNOWN_RUN = "This run no longer exists; the card is out of date."
 
@@ -192,7 +190,7 @@ class RejectCompletion(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         )
 
 
-@modal_submit(REJECT_REASON_PATTERN)
+@modal_submit(r"completion:reject-reason:v1:(?P<id>[0-9]{1,19})")
 async def reject_submitted(
     match: re.Match[str], reason: str, submit: discord.Interaction[Any]
 ) -> str:

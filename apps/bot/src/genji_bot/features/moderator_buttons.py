@@ -110,7 +110,7 @@ class RejectMapEdit(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REJ
         )
 
 
-@modal_submit(r"map_edit:reject-reason:v1:(?P<id>[0-9]{1,19}):[0-9]{1,20}")
+@modal_submit(r"map_edit:reject-reason:v1:(?P<id>[0-9]{1,19})")
 async def reject_submitted(
     match: re.Match[str], reason: str, submit: discord.Interaction[Any]
 ) -> str:

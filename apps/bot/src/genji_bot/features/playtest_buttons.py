@@ -80,8 +80,9 @@ class VotePlaytest(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_modal(
             ask_modal(
+                interaction,
                 title="Vote on this playtest",
-                custom_id=f"playtest:vote-difficulty:v1:{self.playtest_id}:{interaction.id}",
+                custom_id=f"playtest:vote-difficulty:v1:{self.playtest_id}",
                 label="Difficulty (0 to 10)",
                 placeholder="e.g. 6.5; leave empty to remove your vote",
                 required=False,
@@ -90,7 +91,7 @@ class VotePlaytest(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE
         )
 
 
-@modal_submit(r"playtest:vote-difficulty:v1:(?P<id>[0-9]{1,19}):[0-9]{1,20}")
+@modal_submit(r"playtest:vote-difficulty:v1:(?P<id>[0-9]{1,19})")
 async def vote_submitted(match: re.Match[str], value: str, submit: discord.Interaction[Any]) -> str:
     _, api = services(submit)
     return await press_vote(api, int(match["id"]), presser(submit), value)

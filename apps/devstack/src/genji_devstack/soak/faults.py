@@ -31,7 +31,9 @@ SEND = "POST /channels/{channel_id}/messages"
 RECEIPT_EFFECTS = ("notification", "newsfeed", "xp", "keys")
 HEALTH_DEADLINE = 60.0
 MID_HANDLER_WAIT = 3.0
-RECEIPT_WINDOW_WAIT = 10.0
+# Long enough for the nudged XP grant to reach its post while another fault (a database
+# restart, a bot killed) delays it: the window is looked for, not waited out.
+RECEIPT_WINDOW_WAIT = 30.0
 FROZEN_WAIT = 10.0
 GATEWAY_WAIT = 15.0
 # discord.py waits out a 429 up to the bot's MAX_RATELIMIT_WAIT (30 s) itself; a longer one
